@@ -1,0 +1,1 @@
+# btrace: filled in by its owner

@@ -1,0 +1,1 @@
+# nat/emu: filled in by its owner

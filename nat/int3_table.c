@@ -1,0 +1,176 @@
+#include "nat/int3_table.h"
+#include "nat/mem.h"
+#include "common/ps_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const uint8_t int3_byte = 0xcc;
+
+void int3_table_init(struct int3_table *table)
+{
+	table->sites = NULL;
+	table->count = 0;
+	table->cap = 0;
+}
+
+void int3_table_fini(struct int3_table *table)
+{
+	free(table->sites);
+	int3_table_init(table);
+}
+
+void int3_table_clear(struct int3_table *table)
+{
+	table->count = 0;
+}
+
+/* The index of the first site at or above ADDR.  */
+static size_t int3_lower_bound(const struct int3_table *table, uint64_t addr)
+{
+	size_t lo = 0, hi = table->count;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (table->sites[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+const struct int3_site *int3_lookup(const struct int3_table *table,
+				    uint64_t addr)
+{
+	size_t i = int3_lower_bound(table, addr);
+
+	if (i < table->count && table->sites[i].addr == addr)
+		return &table->sites[i];
+	return NULL;
+}
+
+int int3_insert(struct int3_table *table, struct nat_mem *mem, uint64_t addr,
+		unsigned owner)
+{
+	size_t i = int3_lower_bound(table, addr);
+	struct int3_site site;
+	long n;
+	int err;
+
+	if (i < table->count && table->sites[i].addr == addr) {
+		table->sites[i].owners |= owner;
+		return 0;
+	}
+
+	if (table->count == table->cap) {
+		size_t cap = table->cap ? 2 * table->cap : 64;
+		struct int3_site *sites;
+
+		sites = realloc(table->sites, cap * sizeof(*sites));
+		if (!sites)
+			return -pse_nomem;
+		table->sites = sites;
+		table->cap = cap;
+	}
+
+	n = nat_mem_read(mem, addr, &site.orig, 1);
+	if (n != 1)
+		return -pse_fault;
+	err = nat_mem_write(mem, addr, &int3_byte, 1);
+	if (err < 0)
+		return err;
+
+	site.addr = addr;
+	site.owners = owner;
+	memmove(&table->sites[i + 1], &table->sites[i],
+		(table->count - i) * sizeof(site));
+	table->sites[i] = site;
+	table->count++;
+	return 0;
+}
+
+static int int3_drop(struct int3_table *table, struct nat_mem *mem, size_t i)
+{
+	int err = nat_mem_write(mem, table->sites[i].addr,
+				&table->sites[i].orig, 1);
+
+	memmove(&table->sites[i], &table->sites[i + 1],
+		(table->count - i - 1) * sizeof(table->sites[0]));
+	table->count--;
+	return err;
+}
+
+int int3_remove(struct int3_table *table, struct nat_mem *mem, uint64_t addr,
+		unsigned owner)
+{
+	size_t i = int3_lower_bound(table, addr);
+	struct int3_site *site;
+
+	if (i >= table->count || table->sites[i].addr != addr)
+		return -pse_notfound;
+	site = &table->sites[i];
+	if (!(site->owners & owner))
+		return -pse_notfound;
+	site->owners &= ~owner;
+	return site->owners ? 0 : int3_drop(table, mem, i);
+}
+
+int int3_remove_all(struct int3_table *table, struct nat_mem *mem,
+		    unsigned owner)
+{
+	int result = 0;
+	size_t i = 0;
+
+	while (i < table->count) {
+		struct int3_site *site = &table->sites[i];
+
+		site->owners &= ~owner;
+		if (site->owners) {
+			i++;
+			continue;
+		}
+		int err = int3_drop(table, mem, i);
+		if (err < 0)
+			result = err;
+	}
+	return result;
+}
+
+void int3_shadow(const struct int3_table *table, uint64_t addr, void *buf,
+		 size_t len)
+{
+	uint8_t *bytes = buf;
+
+	for (size_t i = int3_lower_bound(table, addr);
+	     i < table->count && table->sites[i].addr - addr < len; i++)
+		bytes[table->sites[i].addr - addr] = table->sites[i].orig;
+}
+
+int int3_write_through(struct int3_table *table, struct nat_mem *mem,
+		       uint64_t addr, const void *buf, size_t len)
+{
+	size_t first = int3_lower_bound(table, addr), i;
+	uint8_t stack[256], *copy = stack;
+	int err;
+
+	if (first >= table->count || table->sites[first].addr - addr >= len)
+		return nat_mem_write(mem, addr, buf, len);
+
+	if (len > sizeof(stack)) {
+		copy = malloc(len);
+		if (!copy)
+			return -pse_nomem;
+	}
+	memcpy(copy, buf, len);
+	for (i = first; i < table->count && table->sites[i].addr - addr < len;
+	     i++) {
+		table->sites[i].orig = copy[table->sites[i].addr - addr];
+		copy[table->sites[i].addr - addr] = int3_byte;
+	}
+	err = nat_mem_write(mem, addr, copy, len);
+	if (copy != stack)
+		free(copy);
+	return err;
+}

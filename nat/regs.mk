@@ -1,0 +1,1 @@
+# nat: filled in by its owner

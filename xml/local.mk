@@ -1,0 +1,1 @@
+# xml: filled in by its owner
