@@ -1,1 +1,151 @@
-# btrace: filled in by its owner
+# libptbtrace: the client-side btrace library, and the ptbtrace tool.
+lib_LTLIBRARIES += btrace/libptbtrace.la
+include_HEADERS += btrace/ptbtrace.h
+btrace_libptbtrace_la_SOURCES = \
+	btrace/ptbtrace.h \
+	btrace/bt_error.c \
+	btrace/bt_bundle_format.h \
+	btrace/bt_bundle_write.c \
+	btrace/bt_bundle.c \
+	btrace/bt_symtab.c btrace/bt_symtab.h \
+	btrace/bt_plt.c btrace/bt_plt.h \
+	btrace/bt_image.c btrace/bt_image.h \
+	btrace/bt_ftrace.c btrace/bt_ftrace.h \
+	btrace/bt_ftrace_gaps.c \
+	btrace/bt_pt_decode.c \
+	btrace/bt_bts_decode.c \
+	btrace/bt_history.c \
+	btrace/bt_history_args.c \
+	btrace/bt_packets.c btrace/bt_packets.h
+btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
+	$(EXPAT_CFLAGS)
+btrace_libptbtrace_la_LIBADD = -lipt -lZydis $(LIBDW_LIBS) $(LIBELF_LIBS) \
+	$(EXPAT_LIBS)
+
+# The bundle writer alone (libc only), for the stub's `monitor btrace save`.
+noinst_LIBRARIES += btrace/libptbundle.a
+btrace_libptbundle_a_SOURCES = btrace/bt_bundle_write.c btrace/ptbtrace.h \
+	btrace/bt_bundle_format.h
+btrace_libptbundle_a_CFLAGS = $(AM_CFLAGS)
+
+bin_PROGRAMS += ptbtrace
+ptbtrace_SOURCES = btrace/ptbtrace_main.c
+ptbtrace_LDADD = btrace/libptbtrace.la
+
+# Tests: criterion programs built with the sanitizers, linked with the
+# library's sources built the same way, and the traced program whose real
+# addresses the synthetic traces follow.
+BT_ASAN = -fsanitize=address,undefined -fno-omit-frame-pointer
+BT_SANITIZED_CC_FLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBELF_CFLAGS) $(BT_ASAN)
+BT_SANITIZED_LD_FLAGS = $(BT_ASAN)
+BT_TEST_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace_asan.a \
+	-lipt -lZydis $(LIBDW_LIBS) $(LIBELF_LIBS) $(EXPAT_LIBS) \
+	$(CRITERION_LIBS)
+
+check_LIBRARIES += btrace/libptbtrace_asan.a testsuite/btrace/libbtcorpus.a
+btrace_libptbtrace_asan_a_SOURCES = $(btrace_libptbtrace_la_SOURCES)
+btrace_libptbtrace_asan_a_CFLAGS = $(btrace_libptbtrace_la_CFLAGS) $(BT_ASAN)
+testsuite_btrace_libbtcorpus_a_SOURCES = testsuite/btrace/bt_corpus.c \
+	testsuite/btrace/bt_corpus.h testsuite/btrace/bt_corpus_main.h \
+	testsuite/btrace/bt_corpus_expect.h
+testsuite_btrace_libbtcorpus_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) \
+	$(BT_ASAN)
+
+check_PROGRAMS += testsuite/btrace/bt_prog
+testsuite_btrace_bt_prog_SOURCES = testsuite/btrace/bt_prog.c
+testsuite_btrace_bt_prog_CFLAGS = -g -fno-inline
+
+check_PROGRAMS += testsuite/btrace/bt_asm
+testsuite_btrace_bt_asm_SOURCES = testsuite/btrace/bt_asm.c
+
+check_PROGRAMS += testsuite/btrace/bt_mkcorpus
+testsuite_btrace_bt_mkcorpus_SOURCES = testsuite/btrace/bt_mkcorpus.c
+testsuite_btrace_bt_mkcorpus_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_btrace_bt_mkcorpus_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_btrace_bt_mkcorpus_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_bundle_test
+TESTS += testsuite/unit/bt_bundle_test
+testsuite_unit_bt_bundle_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_bundle_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_bundle_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_bundle_write_test
+TESTS += testsuite/unit/bt_bundle_write_test
+testsuite_unit_bt_bundle_write_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_bundle_write_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_bundle_write_test_LDADD = $(CRITERION_LIBS)
+# The writer alone, as the stub links it, but sanitized.
+testsuite_unit_bt_bundle_write_test_SOURCES = \
+	testsuite/unit/bt_bundle_write_test.c btrace/bt_bundle_write.c
+
+check_PROGRAMS += testsuite/unit/bt_image_test
+TESTS += testsuite/unit/bt_image_test
+testsuite_unit_bt_image_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_image_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_image_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_ftrace_test
+TESTS += testsuite/unit/bt_ftrace_test
+testsuite_unit_bt_ftrace_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_ftrace_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_ftrace_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_history_test
+TESTS += testsuite/unit/bt_history_test
+testsuite_unit_bt_history_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_history_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_history_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_history_args_test
+TESTS += testsuite/unit/bt_history_args_test
+testsuite_unit_bt_history_args_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_history_args_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_history_args_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_packets_test
+TESTS += testsuite/unit/bt_packets_test
+testsuite_unit_bt_packets_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_packets_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_packets_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_plt_test
+TESTS += testsuite/unit/bt_plt_test
+testsuite_unit_bt_plt_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_plt_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_plt_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_pt_decode_test
+TESTS += testsuite/unit/bt_pt_decode_test
+testsuite_unit_bt_pt_decode_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_pt_decode_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_pt_decode_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_ftrace_gaps_test
+TESTS += testsuite/unit/bt_ftrace_gaps_test
+testsuite_unit_bt_ftrace_gaps_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_ftrace_gaps_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_ftrace_gaps_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_bts_decode_test
+TESTS += testsuite/unit/bt_bts_decode_test
+testsuite_unit_bt_bts_decode_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_bts_decode_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_bts_decode_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_error_test
+TESTS += testsuite/unit/bt_error_test
+testsuite_unit_bt_error_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_error_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_error_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_symtab_test
+TESTS += testsuite/unit/bt_symtab_test
+testsuite_unit_bt_symtab_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_symtab_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_symtab_test_LDADD = $(BT_TEST_LIBS)
+
+# The tool against the corpus, through its command line; and against GDB
+# on the same trace, once the stub can save traces.
+TESTS += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh
+EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh

@@ -1,1 +1,2 @@
-# doc: filled in by its owner
+# Manual pages.
+dist_man_MANS += doc/ptbtrace.1

@@ -25,6 +25,20 @@ void int3_table_clear(struct int3_table *table)
 	table->count = 0;
 }
 
+int int3_table_copy(struct int3_table *to, const struct int3_table *from)
+{
+	size_t size = from->count * sizeof(*from->sites);
+
+	if (!from->count)
+		return 0;
+	to->sites = malloc(size);
+	if (!to->sites)
+		return -pse_nomem;
+	memcpy(to->sites, from->sites, size);
+	to->count = to->cap = from->count;
+	return 0;
+}
+
 /* The index of the first site at or above ADDR.  */
 static size_t int3_lower_bound(const struct int3_table *table, uint64_t addr)
 {
@@ -136,6 +150,18 @@ int int3_remove_all(struct int3_table *table, struct nat_mem *mem,
 			result = err;
 	}
 	return result;
+}
+
+void int3_table_forget(struct int3_table *table, unsigned owner)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < table->count; i++) {
+		table->sites[i].owners &= ~owner;
+		if (table->sites[i].owners)
+			table->sites[kept++] = table->sites[i];
+	}
+	table->count = kept;
 }
 
 void int3_shadow(const struct int3_table *table, uint64_t addr, void *buf,

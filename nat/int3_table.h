@@ -59,6 +59,14 @@ void int3_shadow(const struct int3_table *table, uint64_t addr, void *buf,
 int int3_write_through(struct int3_table *table, struct nat_mem *mem,
 		       uint64_t addr, const void *buf, size_t len);
 
+/* Make TO (empty) list the same sites as FROM: a fork child's memory
+   holds its parent's int3s.  */
+int int3_table_copy(struct int3_table *to, const struct int3_table *from);
+
+/* Drop OWNER from every site without touching memory (its bytes were
+   already put back by whoever planted them).  */
+void int3_table_forget(struct int3_table *table, unsigned owner);
+
 /* Forget every site without touching memory (after exec, or for a fork
    child whose copy was already cleaned).  */
 void int3_table_clear(struct int3_table *table);

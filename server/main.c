@@ -1,1 +1,246 @@
-int main(void) { return 0; }
+/* ptstub: the command line, gdbserver's, and the connection loop.  */
+#include "config.h"
+#include "server/server.h"
+#include "server/rsp_listen.h"
+#include "nat/btrace.h"
+#include "common/ps_error.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void usage(FILE *out)
+{
+	fputs("Usage:\tptstub [OPTIONS] COMM PROG [ARGS ...]\n"
+	      "\tptstub [OPTIONS] --attach COMM PID\n"
+	      "\tptstub [OPTIONS] --multi COMM\n"
+	      "\n"
+	      "COMM is HOST:PORT to listen for a TCP connection (:PORT listens on\n"
+	      "the loopback interface only), or '-' or 'stdio' to use ptstub's\n"
+	      "stdin/stdout.\n"
+	      "PROG is the executable program.  ARGS are arguments passed to it.\n"
+	      "PID is the process ID to attach to, when --attach is specified.\n"
+	      "\n"
+	      "Operating modes:\n"
+	      "  --attach              Attach to the running process PID.\n"
+	      "  --multi               Start without a process; the client runs or\n"
+	      "                        attaches (target extended-remote).\n"
+	      "  --once                Exit after the first connection closes.\n"
+	      "\n"
+	      "Other options:\n"
+	      "  --startup-with-shell  Start PROG through $SHELL (the default).\n"
+	      "  --no-startup-with-shell\n"
+	      "                        Exec PROG directly.\n"
+	      "  --disable-randomization\n"
+	      "  --no-disable-randomization\n"
+	      "                        Run PROG with address randomization off (the\n"
+	      "                        default) or on.\n"
+	      "  --btrace-source=SRC   Where branch traces come from: auto (the\n"
+	      "                        default: the hardware when present, else\n"
+	      "                        the trace emulator), hardware or emulated.\n"
+	      "  --debug               Log what the native layer does.\n"
+	      "  --remote-debug        Log every packet.\n"
+	      "  --debug-file=FILE     Write the logs to FILE instead of stderr.\n"
+	      "  --help                Print this message and exit.\n"
+	      "  --version             Print the version and exit.\n", out);
+}
+
+enum {
+	opt_once = 256, opt_multi, opt_attach, opt_debug, opt_remote_debug,
+	opt_debug_file, opt_help, opt_version, opt_shell, opt_no_shell,
+	opt_norandom, opt_random, opt_btrace_source,
+};
+
+static const struct option options[] = {
+	{ "once", no_argument, NULL, opt_once },
+	{ "multi", no_argument, NULL, opt_multi },
+	{ "attach", no_argument, NULL, opt_attach },
+	{ "debug", no_argument, NULL, opt_debug },
+	{ "remote-debug", no_argument, NULL, opt_remote_debug },
+	{ "debug-file", required_argument, NULL, opt_debug_file },
+	{ "help", no_argument, NULL, opt_help },
+	{ "version", no_argument, NULL, opt_version },
+	{ "startup-with-shell", no_argument, NULL, opt_shell },
+	{ "no-startup-with-shell", no_argument, NULL, opt_no_shell },
+	{ "disable-randomization", no_argument, NULL, opt_norandom },
+	{ "no-disable-randomization", no_argument, NULL, opt_random },
+	{ "btrace-source", required_argument, NULL, opt_btrace_source },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* A process ptstub started dies with the session; one it attached to
+   is let go, as gdbserver does.  */
+static void release_all(struct nat_target *target)
+{
+	struct nat_process *proc;
+
+	while ((proc = nat_first_process(target))) {
+		if (proc->attached)
+			nat_detach(target, proc->pid);
+		else
+			nat_kill(target, proc->pid);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct srv_options opts = { 0 };
+	struct rsp_listener listener;
+	struct nat_target target;
+	struct srv srv;
+	int attach = 0, c, err, shell = 1, norandom = 1;
+	int btrace_policy = nat_btrace_auto;
+	const char *comm;
+	pid_t attach_pid = 0;
+
+	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
+		switch (c) {
+		case opt_once: opts.once = 1; break;
+		case opt_multi: opts.multi = 1; break;
+		case opt_attach: attach = 1; break;
+		case opt_debug: opts.debug = 1; break;
+		case opt_remote_debug: opts.remote_debug = 1; break;
+		case opt_debug_file:
+			opts.debug_file = fopen(optarg, "w");
+			if (!opts.debug_file) {
+				fprintf(stderr, "Cannot open %s: %s\n", optarg,
+					strerror(errno));
+				return 1;
+			}
+			setvbuf(opts.debug_file, NULL, _IOLBF, 0);
+			break;
+		case opt_help: usage(stdout); return 0;
+		case opt_version:
+			printf("ptstub %s\n", PACKAGE_VERSION);
+			return 0;
+		case opt_shell: shell = 1; break;
+		case opt_no_shell: shell = 0; break;
+		case opt_norandom: norandom = 1; break;
+		case opt_random: norandom = 0; break;
+		case opt_btrace_source:
+			if (!strcmp(optarg, "auto"))
+				btrace_policy = nat_btrace_auto;
+			else if (!strcmp(optarg, "hardware"))
+				btrace_policy = nat_btrace_hardware;
+			else if (!strcmp(optarg, "emulated"))
+				btrace_policy = nat_btrace_emulated;
+			else {
+				fprintf(stderr, "Bad --btrace-source %s: "
+					"use auto, hardware or emulated.\n", optarg);
+				return 1;
+			}
+			break;
+		default: usage(stderr); return 1;
+		}
+	}
+	if (optind >= argc) {
+		usage(stderr);
+		return 1;
+	}
+	comm = argv[optind++];
+	if (attach) {
+		char *end;
+		long pid;
+
+		if (optind != argc - 1) {
+			usage(stderr);
+			return 1;
+		}
+		pid = strtol(argv[optind], &end, 10);
+		if (*end || pid <= 0 || pid > 0x7fffffff) {
+			fprintf(stderr, "Bad process ID: %s\n", argv[optind]);
+			return 1;
+		}
+		attach_pid = (pid_t) pid;
+	} else if (optind == argc && !opts.multi) {
+		usage(stderr);
+		return 1;
+	}
+
+	/* The client leaving must not kill us through a broken pipe.  */
+	signal(SIGPIPE, SIG_IGN);
+	if (nat_target_init(&target) < 0) {
+		fprintf(stderr, "Cannot set up ptrace: %s\n", strerror(errno));
+		return 1;
+	}
+	target.start.startup_with_shell = shell;
+	target.start.disable_randomization = norandom;
+	target.btrace_policy = btrace_policy;
+	if (opts.debug)
+		target.debug = opts.debug_file ? opts.debug_file : stderr;
+	opts.stdio = !strcmp(comm, "-") || !strcmp(comm, "stdio");
+	target.start.keep_stdio_free = opts.stdio;
+	srv_init(&srv, &target, &opts);
+	srv.program_argv = optind < argc ? &argv[optind] : NULL;
+
+	if (attach)
+		err = srv_attach_program(&srv, attach_pid);
+	else if (optind < argc)
+		err = srv_start_program(&srv, &argv[optind]);
+	else
+		err = 0;
+	if (err < 0) {
+		fprintf(stderr, "Exiting\n");
+		return 1;
+	}
+
+	rsp_listen_init(&listener);
+	err = rsp_listen_open(&listener, comm);
+	if (err < 0) {
+		if (err == -pse_busy)
+			fprintf(stderr, "Can't bind address: Address already in use.\n");
+		else
+			fprintf(stderr, "Can't open %s: %s.\n", comm, ps_errstr(err));
+		fprintf(stderr, "Exiting\n");
+		release_all(&target);
+		return 1;
+	}
+	if (!opts.stdio)
+		fprintf(stderr, "Listening on port %d\n", rsp_listen_port(&listener));
+
+	for (;;) {
+		struct rsp_conn conn;
+		char host[256];
+		int fd = 0, port = 0;
+
+		if (opts.stdio) {
+			fprintf(stderr, "Remote debugging using stdio\n");
+			rsp_conn_init(&conn, 0, 1);
+		} else {
+			err = rsp_listen_accept(&listener, &fd, host, sizeof(host),
+						&port);
+			if (err < 0)
+				break;
+			fprintf(stderr, "Remote debugging from host %s, port %d\n",
+				host, port);
+			rsp_conn_init(&conn, fd, fd);
+		}
+		if (opts.remote_debug)
+			rsp_conn_set_debug(&conn, opts.debug_file ? opts.debug_file
+								 : stderr);
+		/* Like gdbserver: with --once nobody else may connect.  */
+		if (opts.once && !opts.stdio)
+			rsp_listen_close(&listener);
+		err = srv_serve(&srv, &conn);
+		rsp_conn_fini(&conn);
+		if (!opts.stdio)
+			close(fd);
+		if (srv.exit_server || opts.once || opts.stdio)
+			break;
+		if (!opts.multi && !nat_first_process(&target))
+			break;
+		fprintf(stderr, "Remote side has terminated connection.  "
+			"ptstub will reopen the connection.\n");
+		fprintf(stderr, "Listening on port %d\n", rsp_listen_port(&listener));
+	}
+
+	release_all(&target);
+	srv_fini(&srv);
+	rsp_listen_fini(&listener);
+	nat_target_fini(&target);
+	return 0;
+}

@@ -1,0 +1,300 @@
+/* The trace bundle writer.  It depends on libc alone so that the stub can
+   link this one object for `monitor btrace save`.  */
+#include "btrace/ptbtrace.h"
+#include "btrace/bt_bundle_format.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+uint32_t bt_bundle_crc32(uint32_t crc, const void *data, size_t size)
+{
+	const uint8_t *p = data;
+	uint32_t table[16];
+
+	/* A nibble table built per call keeps the writer free of global state
+	   and is fast enough for trace-sized inputs.  */
+	for (uint32_t i = 0; i < 16; ++i) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 4; ++k)
+			c = (c & 1) ? (c >> 1) ^ 0xedb88320u : c >> 1;
+		table[i] = c;
+	}
+
+	crc = ~crc;
+	for (size_t i = 0; i < size; ++i) {
+		crc ^= p[i];
+		crc = (crc >> 4) ^ table[crc & 0xf];
+		crc = (crc >> 4) ^ table[crc & 0xf];
+	}
+	return ~crc;
+}
+
+struct bt_writer {
+	uint8_t *data;
+	size_t len;
+	size_t cap;
+};
+
+static int bt_writer_reserve(struct bt_writer *w, size_t len)
+{
+	size_t cap;
+	uint8_t *data;
+
+	if (len > SIZE_MAX - w->len)
+		return -bte_nomem;
+	if (w->len + len <= w->cap)
+		return 0;
+
+	cap = w->cap ? w->cap : 4096;
+	while (cap < w->len + len)
+		cap *= 2;
+
+	data = realloc(w->data, cap);
+	if (!data)
+		return -bte_nomem;
+
+	w->data = data;
+	w->cap = cap;
+	return 0;
+}
+
+static void bt_put(struct bt_writer *w, const void *data, size_t len)
+{
+	if (len)
+		memcpy(w->data + w->len, data, len);
+	w->len += len;
+}
+
+static void bt_put_le(struct bt_writer *w, uint64_t value, int bytes)
+{
+	for (int i = 0; i < bytes; ++i)
+		w->data[w->len++] = (uint8_t) (value >> (8 * i));
+}
+
+static void bt_store_le(uint8_t *at, uint64_t value, int bytes)
+{
+	for (int i = 0; i < bytes; ++i)
+		at[i] = (uint8_t) (value >> (8 * i));
+}
+
+/* Start a record of PAYLOAD bytes: reserve it with its padding.  */
+static int bt_begin_record(struct bt_writer *w, uint32_t type, size_t payload)
+{
+	size_t padded = (payload + 7) & ~(size_t) 7;
+	int errcode;
+
+	if (payload > UINT32_MAX - 7)
+		return -bte_invalid;
+
+	errcode = bt_writer_reserve(w, BT_RECORD_HEADER_SIZE + padded);
+	if (errcode < 0)
+		return errcode;
+
+	bt_put_le(w, type, 4);
+	bt_put_le(w, payload, 4);
+	/* Zero the padding now; the payload overwrites the rest.  */
+	memset(w->data + w->len, 0, padded);
+	return 0;
+}
+
+static void bt_end_record(struct bt_writer *w, size_t start)
+{
+	w->len = start + ((w->len - start + 7) & ~(size_t) 7);
+}
+
+static int bt_check_bundle(const struct bt_bundle *b)
+{
+	if (b->format != btf_pt && b->format != btf_bts)
+		return -bte_invalid;
+	if (b->trace_size && !b->trace)
+		return -bte_invalid;
+	if (b->format == btf_bts && (b->trace_size % 16) != 0)
+		return -bte_invalid;
+	if ((b->nmappings && !b->mappings) || (b->npages && !b->pages))
+		return -bte_invalid;
+
+	for (size_t i = 0; i < b->nmappings; ++i) {
+		const struct bt_mapping *m = &b->mappings[i];
+		size_t plen;
+
+		if (!m->path || !m->size || m->address + m->size < m->address)
+			return -bte_invalid;
+		plen = strlen(m->path);
+		if (!plen || plen > BT_MAX_PATH)
+			return -bte_invalid;
+		if (m->build_id_size > BT_MAX_BUILD_ID ||
+		    (m->build_id_size && !m->build_id))
+			return -bte_invalid;
+	}
+
+	for (size_t i = 0; i < b->npages; ++i) {
+		const struct bt_pages *p = &b->pages[i];
+
+		if (!p->size || !p->bytes || p->address + p->size < p->address)
+			return -bte_invalid;
+		if (p->name && strlen(p->name) > BT_MAX_NAME)
+			return -bte_invalid;
+		if (p->size > UINT32_MAX - BT_PAGES_FIXED_SIZE - BT_MAX_NAME - 8)
+			return -bte_invalid;
+	}
+	return 0;
+}
+
+static int bt_encode_records(struct bt_writer *w, const struct bt_bundle *b)
+{
+	size_t start;
+	int errcode;
+
+	start = w->len;
+	errcode = bt_begin_record(w, btr_format, BT_FORMAT_PAYLOAD_SIZE);
+	if (errcode < 0)
+		return errcode;
+	bt_put_le(w, b->format, 4);
+	bt_put_le(w, b->cpu.vendor, 4);
+	bt_put_le(w, b->cpu.family, 2);
+	bt_put_le(w, b->cpu.model, 1);
+	bt_put_le(w, b->cpu.stepping, 1);
+	bt_put_le(w, b->buffer_size, 4);
+	bt_end_record(w, start);
+
+	start = w->len;
+	errcode = bt_begin_record(w, btr_thread, BT_THREAD_PAYLOAD_SIZE);
+	if (errcode < 0)
+		return errcode;
+	bt_put_le(w, (uint32_t) b->pid, 4);
+	bt_put_le(w, (uint32_t) b->tid, 4);
+	bt_put_le(w, b->has_pc ? BT_THREAD_HAS_PC : 0, 4);
+	bt_put_le(w, 0, 4);
+	bt_put_le(w, b->has_pc ? b->pc : 0, 8);
+	bt_end_record(w, start);
+
+	start = w->len;
+	errcode = bt_begin_record(w, btr_trace, b->trace_size);
+	if (errcode < 0)
+		return errcode;
+	bt_put(w, b->trace, b->trace_size);
+	bt_end_record(w, start);
+
+	for (size_t i = 0; i < b->nmappings; ++i) {
+		const struct bt_mapping *m = &b->mappings[i];
+		size_t plen = strlen(m->path);
+
+		start = w->len;
+		errcode = bt_begin_record(w, btr_mapping, BT_MAPPING_FIXED_SIZE
+					  + m->build_id_size + plen);
+		if (errcode < 0)
+			return errcode;
+		bt_put_le(w, m->address, 8);
+		bt_put_le(w, m->size, 8);
+		bt_put_le(w, m->offset, 8);
+		bt_put_le(w, m->prot, 4);
+		bt_put_le(w, m->build_id_size, 2);
+		bt_put_le(w, plen, 2);
+		bt_put(w, m->build_id, m->build_id_size);
+		bt_put(w, m->path, plen);
+		bt_end_record(w, start);
+	}
+
+	for (size_t i = 0; i < b->npages; ++i) {
+		const struct bt_pages *p = &b->pages[i];
+		size_t nlen = p->name ? strlen(p->name) : 0;
+
+		start = w->len;
+		errcode = bt_begin_record(w, btr_pages, BT_PAGES_FIXED_SIZE
+					  + nlen + p->size);
+		if (errcode < 0)
+			return errcode;
+		bt_put_le(w, p->address, 8);
+		bt_put_le(w, p->size, 8);
+		bt_put_le(w, p->prot, 4);
+		bt_put_le(w, nlen, 2);
+		bt_put_le(w, 0, 2);
+		bt_put(w, p->name, nlen);
+		bt_put(w, p->bytes, p->size);
+		bt_end_record(w, start);
+	}
+	return 0;
+}
+
+int bt_bundle_encode(const struct bt_bundle *bundle, uint8_t **data,
+		     size_t *size)
+{
+	struct bt_writer w = { NULL, 0, 0 };
+	uint32_t crc;
+	int errcode;
+
+	if (!bundle || !data || !size)
+		return -bte_invalid;
+
+	errcode = bt_check_bundle(bundle);
+	if (errcode < 0)
+		return errcode;
+
+	errcode = bt_writer_reserve(&w, BT_BUNDLE_HEADER_SIZE);
+	if (errcode < 0)
+		return errcode;
+	memset(w.data, 0, BT_BUNDLE_HEADER_SIZE);
+	memcpy(w.data, BT_BUNDLE_MAGIC, BT_BUNDLE_MAGIC_SIZE);
+	w.len = BT_BUNDLE_HEADER_SIZE;
+
+	errcode = bt_encode_records(&w, bundle);
+	if (errcode < 0) {
+		free(w.data);
+		return errcode;
+	}
+
+	bt_store_le(w.data + 8, BT_BUNDLE_VERSION, 2);
+	bt_store_le(w.data + 10, BT_BUNDLE_HEADER_SIZE, 2);
+	bt_store_le(w.data + 16, w.len, 8);
+	bt_store_le(w.data + 24, 3 + bundle->nmappings + bundle->npages, 4);
+
+	crc = bt_bundle_crc32(0, w.data, BT_BUNDLE_CRC_OFFSET);
+	crc = bt_bundle_crc32(crc, w.data + BT_BUNDLE_HEADER_SIZE,
+			      w.len - BT_BUNDLE_HEADER_SIZE);
+	bt_store_le(w.data + BT_BUNDLE_CRC_OFFSET, crc, 4);
+
+	*data = w.data;
+	*size = w.len;
+	return 0;
+}
+
+int bt_bundle_write_file(const struct bt_bundle *bundle, const char *path)
+{
+	uint8_t *data;
+	size_t size, done;
+	int fd, errcode, saved;
+
+	if (!path)
+		return -bte_invalid;
+
+	errcode = bt_bundle_encode(bundle, &data, &size);
+	if (errcode < 0)
+		return errcode;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		free(data);
+		return -bte_io;
+	}
+
+	for (done = 0; done < size;) {
+		ssize_t n = write(fd, data + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += (size_t) n;
+	}
+	saved = errno;
+	free(data);
+	if (close(fd) < 0 || done != size) {
+		errno = saved;
+		return -bte_io;
+	}
+	return 0;
+}

@@ -1,0 +1,383 @@
+/* The function-call history, printed exactly as GDB 13.1's
+   `record function-call-history` does (gdb/record-btrace.c), including
+   its window arithmetic: the call iterator below keeps GDB's unsigned
+   semantics so that edge cases print the same lines.  */
+#include "btrace/bt_ftrace.h"
+
+#include <intel-pt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GDB's btrace_call_iterator: an index into the segments, 0..length.  */
+struct bt_call_it {
+	unsigned int index;
+};
+
+static int bt_ends_with_single_insn(const struct bt_ftrace *ft)
+{
+	const struct bt_seg *last;
+
+	if (!ft->nsegs)
+		return 0;
+	last = &ft->segs[ft->nsegs - 1];
+	return !last->errcode && last->ninsn == 1;
+}
+
+static unsigned int bt_call_next(const struct bt_ftrace *ft,
+				 struct bt_call_it *it, unsigned int stride)
+{
+	const unsigned int length = (unsigned int) ft->nsegs;
+
+	if (it->index + stride < length - 1)
+		it->index += stride;
+	else if (it->index + stride == length - 1)
+		it->index = bt_ends_with_single_insn(ft) ? length : length - 1;
+	else {
+		/* Past the end; the current instruction alone is not part of
+		   the trace.  (Unsigned, as in GDB.)  */
+		if (bt_ends_with_single_insn(ft))
+			stride = length - it->index - 1;
+		else
+			stride = length - it->index;
+		it->index = length;
+	}
+	return stride;
+}
+
+static unsigned int bt_call_prev(const struct bt_ftrace *ft,
+				 struct bt_call_it *it, unsigned int stride)
+{
+	const unsigned int length = (unsigned int) ft->nsegs;
+	unsigned int steps = 0;
+
+	if (stride == 0 || it->index == 0)
+		return 0;
+
+	if (it->index == length && length > 1) {
+		it->index = bt_ends_with_single_insn(ft) ? length - 2
+			: length - 1;
+		steps = 1;
+		stride -= 1;
+	}
+	if (stride > it->index)
+		stride = it->index;
+	it->index -= stride;
+	return steps + stride;
+}
+
+/* Whether the trace has no instruction but the current one.  */
+static int bt_trace_empty(const struct bt_ftrace *ft)
+{
+	if (!ft->nsegs)
+		return 1;
+	return ft->nsegs == 1 && ft->segs[0].ninsn <= 1;
+}
+
+const char *bt_gap_string(enum bt_format format, int errcode)
+{
+	switch (format) {
+	case btf_bts:
+		if (errcode == btg_bts_overflow)
+			return "instruction overflow";
+		if (errcode == btg_bts_insn_size)
+			return "unknown instruction";
+		break;
+	case btf_pt:
+		if (errcode == btg_pt_user_quit)
+			return "trace decode cancelled";
+		if (errcode == btg_pt_disabled)
+			return "disabled";
+		if (errcode == btg_pt_overflow)
+			return "overflow";
+		if (errcode < 0)
+			return pt_errstr(pt_errcode(errcode));
+		break;
+	default:
+		break;
+	}
+	return "unknown";
+}
+
+/* The lowest and highest line of SEG's instructions that lie in its
+   function's own file (GDB's btrace_compute_src_line_range).  */
+struct bt_line_range {
+	const struct bt_image *image;
+	const char *file;
+	int begin, end;
+};
+
+static int bt_line_visit(uint64_t ip, void *ctx)
+{
+	struct bt_line_range *r = ctx;
+	const char *file;
+	int line;
+
+	if (bt_image_line(r->image, ip, &line, &file) < 0 || line == 0)
+		return 0;
+	if (!file || strcmp(file, r->file) != 0)
+		return 0;
+	if (line < r->begin)
+		r->begin = line;
+	if (line > r->end)
+		r->end = line;
+	return 0;
+}
+
+static void bt_seg_lines(const struct bt_ftrace *ft,
+			 const struct bt_image *image, uint32_t number,
+			 const char *file, int *begin, int *end)
+{
+	struct bt_line_range r = { image, file, INT_MAX, INT_MIN };
+
+	if (image && file)
+		bt_ftrace_for_each_insn(ft, number, bt_line_visit, &r);
+	*begin = r.begin;
+	*end = r.end;
+}
+
+static const char *bt_key_name(const struct bt_func_key *key)
+{
+	if (key->sym)
+		return key->sym;
+	return key->msym ? key->msym : "??";
+}
+
+static void bt_json_string(FILE *out, const char *text)
+{
+	fputc('"', out);
+	for (; *text; ++text) {
+		unsigned char c = (unsigned char) *text;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
+			 const struct bt_image *image, uint32_t number,
+			 int flags)
+{
+	const struct bt_seg *seg = bt_ftrace_seg(ft, number);
+	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	int begin, end;
+
+	fprintf(out, "%u\t", number);
+	if (seg->errcode) {
+		/* Positive PT codes are notifications, not errors.  */
+		fputc('[', out);
+		if (!(ft->format == btf_pt && seg->errcode > 0))
+			fprintf(out, "decode error (%d): ", seg->errcode);
+		fprintf(out, "%s]\n", bt_gap_string(ft->format, seg->errcode));
+		return;
+	}
+
+	if (flags & btcf_indent)
+		for (int i = 0; i < seg->level + ft->level; ++i)
+			fputs("  ", out);
+
+	fputs(bt_key_name(key), out);
+
+	if (flags & btcf_insn_range)
+		fprintf(out, "\tinst %u,%u", seg->insn_offset,
+			seg->insn_offset + seg->ninsn - 1);
+
+	if (flags & btcf_src_line) {
+		fputs("\tat ", out);
+		if (key->sym && key->file) {
+			fputs(key->file, out);
+			bt_seg_lines(ft, image, number, key->file, &begin,
+				     &end);
+			if (begin <= end) {
+				fprintf(out, ":%d", begin);
+				if (end != begin)
+					fprintf(out, ",%d", end);
+			}
+		}
+	}
+	fputc('\n', out);
+}
+
+static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
+			      const struct bt_image *image, uint32_t number,
+			      int flags, int first)
+{
+	const struct bt_seg *seg = bt_ftrace_seg(ft, number);
+	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	int begin, end;
+
+	fprintf(out, "%s\n  {\"index\": %u", first ? "" : ",", number);
+	if (seg->errcode) {
+		fprintf(out, ", \"gap\": true, \"errcode\": %d, \"error\": ",
+			seg->errcode);
+		bt_json_string(out, bt_gap_string(ft->format, seg->errcode));
+		fputc('}', out);
+		return;
+	}
+	fprintf(out, ", \"level\": %d, \"function\": ", seg->level + ft->level);
+	bt_json_string(out, bt_key_name(key));
+	if (flags & btcf_insn_range)
+		fprintf(out, ", \"insn_begin\": %u, \"insn_end\": %u",
+			seg->insn_offset, seg->insn_offset + seg->ninsn - 1);
+	if ((flags & btcf_src_line) && key->sym && key->file) {
+		fputs(", \"file\": ", out);
+		bt_json_string(out, key->file);
+		bt_seg_lines(ft, image, number, key->file, &begin, &end);
+		if (begin <= end)
+			fprintf(out, ", \"min_line\": %d, \"max_line\": %d",
+				begin, end);
+	}
+	fputc('}', out);
+}
+
+/* The window [BEGIN, END) GDB would print for RANGE, or an error.  Sets
+   *AT_EDGE to -1/1 when GDB says it is at the start/end instead.  */
+static int bt_call_window(const struct bt_ftrace *ft,
+			  const struct bt_call_range *range, unsigned int size,
+			  struct bt_call_it *begin, struct bt_call_it *end,
+			  int *at_edge, struct bt_diag *diag)
+{
+	const unsigned int length = (unsigned int) ft->nsegs;
+	uint64_t from, to, context;
+	unsigned int covered, low, high;
+	int sized;
+
+	*at_edge = 0;
+	if (bt_trace_empty(ft))
+		return bt_diag_set(diag, bte_no_trace, 0, 0, "No trace.");
+
+	/* GDB maps "unlimited" (0) to INT_MAX.  */
+	sized = size == 0 || size > INT_MAX ? INT_MAX : (int) size;
+
+	switch (range->kind) {
+	case btcr_default:
+	case btcr_backward:
+		context = (unsigned int) sized;
+		begin->index = length;
+		*end = *begin;
+		if (range->kind == btcr_backward) {
+			covered = bt_call_next(ft, end, 1);
+			covered += bt_call_prev(ft, begin,
+						(unsigned int) context - covered);
+			covered += bt_call_next(ft, end,
+						(unsigned int) context - covered);
+		} else {
+			covered = bt_call_next(ft, end, (unsigned int) context);
+			covered += bt_call_prev(ft, begin,
+						(unsigned int) context - covered);
+		}
+		if (!covered)
+			*at_edge = range->kind == btcr_backward ? -1 : 1;
+		return 0;
+
+	case btcr_from: {
+		int64_t count = range->has_count ? range->count : sized;
+
+		context = (uint64_t) llabs(count);
+		if (!context)
+			return bt_diag_set(diag, bte_range, 0, 0,
+					   "Bad record function-call-history-"
+					   "size.");
+		if (count < 0) {
+			to = range->begin;
+			from = range->begin < context ? 0
+				: range->begin - context + 1;
+		} else {
+			from = range->begin;
+			to = range->begin + context - 1;
+			if (to < from)
+				to = UINT64_MAX;
+		}
+		break;
+	}
+
+	case btcr_between:
+		from = range->begin;
+		to = range->end;
+		break;
+
+	default:
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad range kind");
+	}
+
+	low = (unsigned int) from;
+	high = (unsigned int) to;
+	if (low != from || high != to || high < low)
+		return bt_diag_set(diag, bte_range, 0, 0, "Bad range.");
+	if (low == 0 || low > length)
+		return bt_diag_set(diag, bte_range, 0, 0,
+				   "Range out of bounds.");
+	begin->index = low - 1;
+	if (high == 0 || high > length)
+		end->index = length;
+	else {
+		end->index = high - 1;
+		bt_call_next(ft, end, 1);
+	}
+	return 0;
+}
+
+static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
+			       const struct bt_image *image,
+			       const struct bt_call_range *range, int flags,
+			       unsigned int size, int json,
+			       struct bt_diag *diag)
+{
+	struct bt_call_it begin = { 0 }, end = { 0 }, it;
+	int at_edge, errcode, first = 1;
+
+	if (!out || !ft || !range)
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+
+	errcode = bt_call_window(ft, range, size, &begin, &end, &at_edge,
+				 diag);
+	if (errcode < 0)
+		return errcode;
+
+	if (at_edge) {
+		if (json)
+			fputs("[]\n", out);
+		else
+			fprintf(out, "At the %s of the branch trace record.\n",
+				at_edge < 0 ? "start" : "end");
+		return 0;
+	}
+
+	if (json)
+		fputc('[', out);
+	for (it = begin; it.index < end.index; bt_call_next(ft, &it, 1)) {
+		if (json)
+			bt_print_seg_json(out, ft, image, it.index + 1, flags,
+					  first);
+		else
+			bt_print_seg(out, ft, image, it.index + 1, flags);
+		first = 0;
+	}
+	if (json)
+		fputs(first ? "]\n" : "\n]\n", out);
+	return 0;
+}
+
+int bt_call_history_print(FILE *out, const struct bt_ftrace *ft,
+			  const struct bt_image *image,
+			  const struct bt_call_range *range, int flags,
+			  unsigned int size, struct bt_diag *diag)
+{
+	return bt_call_history_run(out, ft, image, range, flags, size, 0,
+				   diag);
+}
+
+int bt_call_history_print_json(FILE *out, const struct bt_ftrace *ft,
+			       const struct bt_image *image,
+			       const struct bt_call_range *range, int flags,
+			       unsigned int size, struct bt_diag *diag)
+{
+	return bt_call_history_run(out, ft, image, range, flags, size, 1,
+				   diag);
+}

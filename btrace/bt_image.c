@@ -1,0 +1,471 @@
+/* The memory image: the bundle's file mappings as libipt cached sections,
+   its page copies behind a read callback, and one symbol table per
+   object for names and lines.  */
+#include "btrace/bt_image.h"
+#include "btrace/bt_symtab.h"
+
+#include <Zydis/Zydis.h>
+#include <intel-pt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+struct bt_isec {
+	uint64_t address;
+	uint64_t size;
+	int isid;                 /* > 0 for file sections */
+	const uint8_t *bytes;     /* for page copies */
+	long symtab;              /* index into symtabs, or -1 */
+};
+
+struct bt_image {
+	struct pt_image *pt;
+	struct pt_image_section_cache *iscache;
+	struct bt_isec *secs;
+	size_t nsecs;
+	struct bt_symtab **symtabs;
+	const char **symtab_paths;  /* NULL for in-memory images */
+	size_t nsymtabs;
+	ZydisDecoder zydis;
+};
+
+static const struct bt_isec *bt_image_sec(const struct bt_image *image,
+					  uint64_t pc)
+{
+	for (size_t i = 0; i < image->nsecs; ++i)
+		if (pc - image->secs[i].address < image->secs[i].size)
+			return &image->secs[i];
+	return NULL;
+}
+
+/* libipt asks here for memory that no file section covers.  */
+static int bt_image_read_pages(uint8_t *buffer, size_t size,
+			       const struct pt_asid *asid, uint64_t ip,
+			       void *context)
+{
+	const struct bt_image *image = context;
+	const struct bt_isec *sec = bt_image_sec(image, ip);
+	uint64_t avail;
+
+	(void) asid;
+	if (!sec || !sec->bytes)
+		return -pte_nomap;
+	avail = sec->size - (ip - sec->address);
+	if (size > avail)
+		size = (size_t) avail;
+	memcpy(buffer, sec->bytes + (ip - sec->address), size);
+	return (int) size;
+}
+
+static int bt_image_add_sec(struct bt_image *image, const struct bt_isec *sec)
+{
+	struct bt_isec *secs = realloc(image->secs,
+				       (image->nsecs + 1) * sizeof(*secs));
+
+	if (!secs)
+		return -bte_nomem;
+	image->secs = secs;
+	secs[image->nsecs++] = *sec;
+	return 0;
+}
+
+static long bt_image_add_symtab(struct bt_image *image, struct bt_symtab *st,
+				const char *path)
+{
+	struct bt_symtab **sts;
+	const char **paths;
+
+	sts = realloc(image->symtabs, (image->nsymtabs + 1) * sizeof(*sts));
+	if (!sts)
+		return -bte_nomem;
+	image->symtabs = sts;
+	paths = realloc(image->symtab_paths,
+			(image->nsymtabs + 1) * sizeof(*paths));
+	if (!paths)
+		return -bte_nomem;
+	image->symtab_paths = paths;
+
+	sts[image->nsymtabs] = st;
+	paths[image->nsymtabs] = path;
+	return (long) image->nsymtabs++;
+}
+
+/* The symbol table for PATH, opened and relocated by M on first use; -1
+   when the file has no usable ELF (the code still decodes).  */
+static long bt_image_file_symtab(struct bt_image *image,
+				 const struct bt_mapping *m)
+{
+	struct bt_symtab *st;
+	long index;
+
+	for (size_t i = 0; i < image->nsymtabs; ++i)
+		if (image->symtab_paths[i] &&
+		    strcmp(image->symtab_paths[i], m->path) == 0)
+			return (long) i;
+
+	if (bt_symtab_open_file(&st, m->path) < 0)
+		return -1;
+	index = bt_image_add_symtab(image, st, m->path);
+	if (index < 0)
+		bt_symtab_free(st);
+	return index < 0 ? -1 : index;
+}
+
+static int bt_image_add_mapping(struct bt_image *image,
+				const struct bt_mapping *m,
+				struct bt_diag *diag)
+{
+	struct bt_isec sec = { m->address, m->size, 0, NULL, -1 };
+	struct stat st;
+	int isid, errcode;
+
+	if (m->prot && !(m->prot & PROT_EXEC))
+		return 0;
+	if (!m->path || !m->size)
+		return bt_diag_set(diag, bte_invalid, 0, 0,
+				   "a mapping without a path or size");
+
+	if (stat(m->path, &st) < 0)
+		return bt_diag_set(diag, bte_notfound, 0, 0,
+				   "%s: cannot open the mapped file",
+				   m->path);
+	if ((uint64_t) st.st_size <= m->offset)
+		return 0;
+	if (sec.size > (uint64_t) st.st_size - m->offset)
+		sec.size = (uint64_t) st.st_size - m->offset;
+
+	isid = pt_iscache_add_file(image->iscache, m->path, m->offset,
+				   sec.size, m->address);
+	if (isid < 0)
+		return bt_diag_set(diag, bte_bad_elf, 0, 0,
+				   "%s: libipt cannot map it: %s", m->path,
+				   pt_errstr(pt_errcode(isid)));
+	errcode = pt_image_add_cached(image->pt, image->iscache, isid, NULL);
+	if (errcode < 0)
+		return bt_diag_set(diag, bte_bad_elf, 0, 0,
+				   "%s: libipt cannot add it: %s", m->path,
+				   pt_errstr(pt_errcode(errcode)));
+
+	sec.isid = isid;
+	/* Any of the file's mappings that holds a segment start gives the
+	   load bias; the others leave it alone.  */
+	sec.symtab = bt_image_file_symtab(image, m);
+	if (m->build_id_size) {
+		const void *id = NULL;
+		ssize_t len = sec.symtab < 0 ? -1 : bt_symtab_build_id(
+			image->symtabs[sec.symtab], &id);
+
+		/* Decoding other code than was traced gives nonsense.  */
+		if (len != (ssize_t) m->build_id_size ||
+		    memcmp(id, m->build_id, m->build_id_size) != 0)
+			return bt_diag_set(diag, bte_bad_elf, 0, 0,
+					   "%s: not the traced file (its "
+					   "build-id differs)", m->path);
+	}
+	if (sec.symtab >= 0)
+		bt_symtab_relocate(image->symtabs[sec.symtab], m->address,
+				   m->offset, m->size);
+	return bt_image_add_sec(image, &sec);
+}
+
+static int bt_image_add_pages(struct bt_image *image, const struct bt_pages *p)
+{
+	struct bt_isec sec = { p->address, p->size, 0, p->bytes, -1 };
+	struct bt_symtab *st;
+
+	/* The vDSO is an ELF image; its symbols name its functions.  */
+	if (p->size >= 4 && memcmp(p->bytes, "\177ELF", 4) == 0 &&
+	    bt_symtab_open_memory(&st, p->bytes, p->size) == 0) {
+		bt_symtab_relocate_image(st, p->address);
+		sec.symtab = bt_image_add_symtab(image, st, NULL);
+		if (sec.symtab < 0) {
+			bt_symtab_free(st);
+			return (int) sec.symtab;
+		}
+	}
+	return bt_image_add_sec(image, &sec);
+}
+
+int bt_image_alloc(struct bt_image **pimage, const struct bt_bundle *bundle,
+		   struct bt_diag *diag)
+{
+	struct bt_image *image;
+	int errcode;
+
+	if (!pimage || !bundle)
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+
+	image = calloc(1, sizeof(*image));
+	if (!image)
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	image->pt = pt_image_alloc("ptbtrace");
+	image->iscache = pt_iscache_alloc("ptbtrace");
+	if (!image->pt || !image->iscache) {
+		bt_image_free(image);
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	}
+	ZydisDecoderInit(&image->zydis, ZYDIS_MACHINE_MODE_LONG_64,
+			 ZYDIS_STACK_WIDTH_64);
+
+	for (size_t i = 0; i < bundle->nmappings; ++i) {
+		errcode = bt_image_add_mapping(image, &bundle->mappings[i],
+					       diag);
+		if (errcode < 0) {
+			bt_image_free(image);
+			return errcode;
+		}
+	}
+	for (size_t i = 0; i < bundle->npages; ++i) {
+		errcode = bt_image_add_pages(image, &bundle->pages[i]);
+		if (errcode < 0) {
+			bt_image_free(image);
+			return bt_diag_set(diag, -errcode, 0, 0,
+					   "cannot add the copied pages at "
+					   "0x%llx", (unsigned long long)
+					   bundle->pages[i].address);
+		}
+	}
+
+	errcode = pt_image_set_callback(image->pt, bt_image_read_pages, image);
+	if (errcode < 0) {
+		bt_image_free(image);
+		return bt_diag_set(diag, bte_internal, 0, 0,
+				   "libipt refused the read callback");
+	}
+	*pimage = image;
+	return 0;
+}
+
+void bt_image_free(struct bt_image *image)
+{
+	if (!image)
+		return;
+	for (size_t i = 0; i < image->nsymtabs; ++i)
+		bt_symtab_free(image->symtabs[i]);
+	free(image->symtabs);
+	free(image->symtab_paths);
+	free(image->secs);
+	/* The image refers to the cache's sections: free it first.  */
+	pt_image_free(image->pt);
+	pt_iscache_free(image->iscache);
+	free(image);
+}
+
+struct pt_image *bt_image_pt(const struct bt_image *image)
+{
+	return image ? image->pt : NULL;
+}
+
+int bt_image_read(const struct bt_image *image, uint64_t address,
+		  void *buffer, size_t size)
+{
+	const struct bt_isec *sec;
+	uint64_t avail;
+	int status;
+
+	if (!image || !buffer)
+		return -bte_invalid;
+	sec = bt_image_sec(image, address);
+	if (!sec)
+		return -bte_notfound;
+
+	avail = sec->size - (address - sec->address);
+	if (size > avail)
+		size = (size_t) avail;
+	if (size > INT32_MAX)
+		size = INT32_MAX;
+
+	if (sec->bytes) {
+		memcpy(buffer, sec->bytes + (address - sec->address), size);
+		return (int) size;
+	}
+	status = pt_iscache_read(image->iscache, buffer, size, sec->isid,
+				 address);
+	return status < 0 ? -bte_notfound : status;
+}
+
+int bt_image_insn_decode(const struct bt_image *image, uint64_t address,
+			 enum bt_insn_class *iclass)
+{
+	ZydisDecodedInstruction insn;
+	uint8_t bytes[ZYDIS_MAX_INSTRUCTION_LENGTH];
+	int size, more;
+
+	size = bt_image_read(image, address, bytes, sizeof(bytes));
+	if (size < 0)
+		return size;
+	/* An instruction may straddle two sections.  */
+	if (size < (int) sizeof(bytes)) {
+		more = bt_image_read(image, address + size, bytes + size,
+				     sizeof(bytes) - size);
+		if (more > 0)
+			size += more;
+	}
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&image->zydis, NULL,
+							bytes, size, &insn)))
+		return -bte_decode;
+
+	if (iclass) {
+		/* GDB's classes: far transfers count as other.  */
+		int near = insn.meta.branch_type != ZYDIS_BRANCH_TYPE_FAR;
+
+		switch (insn.mnemonic) {
+		case ZYDIS_MNEMONIC_CALL:
+			*iclass = near ? btic_call : btic_other;
+			break;
+		case ZYDIS_MNEMONIC_RET:
+			*iclass = near ? btic_return : btic_other;
+			break;
+		case ZYDIS_MNEMONIC_JMP:
+			*iclass = near ? btic_jump : btic_other;
+			break;
+		default:
+			*iclass = insn.meta.category == ZYDIS_CATEGORY_COND_BR
+				? btic_cond_jump : btic_other;
+			break;
+		}
+	}
+	return insn.length;
+}
+
+int bt_image_insn_length(const struct bt_image *image, uint64_t address)
+{
+	return bt_image_insn_decode(image, address, NULL);
+}
+
+static const struct bt_symtab *bt_image_symtab(const struct bt_image *image,
+					       uint64_t pc)
+{
+	const struct bt_isec *sec = bt_image_sec(image, pc);
+
+	if (!sec || sec->symtab < 0)
+		return NULL;
+	return image->symtabs[sec->symtab];
+}
+
+int bt_image_func(const struct bt_image *image, uint64_t pc,
+		  struct bt_func_key *key, uint64_t *end)
+{
+	const struct bt_isec *sec;
+	const struct bt_symtab *st;
+	struct bt_msym msym;
+	struct bt_dfunc dfunc;
+	uint64_t hi;
+
+	if (!image || !key)
+		return -bte_invalid;
+	memset(key, 0, sizeof(*key));
+
+	sec = bt_image_sec(image, pc);
+	st = sec && sec->symtab >= 0 ? image->symtabs[sec->symtab] : NULL;
+	if (st) {
+		if (bt_symtab_msym(st, pc, &msym) == 0)
+			key->msym = msym.name;
+		if (bt_symtab_dfunc(st, pc, &dfunc) == 0) {
+			key->sym = dfunc.name;
+			key->file = dfunc.file;
+		}
+	}
+
+	if (end) {
+		hi = st ? bt_symtab_boundary(st, pc) : UINT64_MAX;
+		/* Leaving the section may change the symbol table.  */
+		if (sec && sec->address + sec->size < hi)
+			hi = sec->address + sec->size;
+		if (!sec) {
+			/* Find the next section above PC.  */
+			for (size_t i = 0; i < image->nsecs; ++i)
+				if (image->secs[i].address > pc &&
+				    image->secs[i].address < hi)
+					hi = image->secs[i].address;
+		}
+		if (hi <= pc)
+			hi = pc + 1;
+		*end = hi;
+	}
+	return 0;
+}
+
+uint64_t bt_image_func_start(const struct bt_image *image, uint64_t pc)
+{
+	const struct bt_symtab *st = bt_image_symtab(image, pc);
+	struct bt_dfunc dfunc;
+	struct bt_msym msym;
+
+	if (!st)
+		return 0;
+	if (bt_symtab_dfunc(st, pc, &dfunc) == 0)
+		return dfunc.entry;
+	if (bt_symtab_msym(st, pc, &msym) == 0)
+		return msym.address;
+	return 0;
+}
+
+int bt_image_symbol(const struct bt_image *image, uint64_t pc,
+		    struct bt_symbol *sym)
+{
+	const struct bt_symtab *st;
+	struct bt_msym msym;
+	struct bt_dfunc dfunc;
+	int found = 0;
+
+	if (!image || !sym)
+		return -bte_invalid;
+	memset(sym, 0, sizeof(*sym));
+
+	st = bt_image_symtab(image, pc);
+	if (!st)
+		return -bte_notfound;
+	if (bt_symtab_msym(st, pc, &msym) == 0) {
+		sym->name = msym.name;
+		sym->address = msym.address;
+		sym->size = msym.size;
+		found = 1;
+	}
+	if (bt_symtab_dfunc(st, pc, &dfunc) == 0) {
+		sym->dwarf_name = dfunc.name;
+		sym->file = dfunc.file;
+		if (!found) {
+			sym->address = dfunc.low;
+			sym->size = dfunc.high - dfunc.low;
+		}
+		found = 1;
+	}
+	return found ? 0 : -bte_notfound;
+}
+
+int bt_image_line(const struct bt_image *image, uint64_t pc, int *line,
+		  const char **file)
+{
+	const struct bt_symtab *st;
+
+	if (!image)
+		return -bte_invalid;
+	st = bt_image_symtab(image, pc);
+	if (!st)
+		return -bte_notfound;
+	return bt_symtab_line(st, pc, line, file);
+}
+
+static int bt_name_differs(const char *a, const char *b)
+{
+	return a != b && strcmp(a, b) != 0;
+}
+
+int bt_func_key_switched(const struct bt_func_key *old,
+			 const struct bt_func_key *now)
+{
+	int had = old->msym || old->sym, has = now->msym || now->sym;
+
+	if (old->msym && now->msym && bt_name_differs(old->msym, now->msym))
+		return 1;
+	if (old->sym && now->sym) {
+		if (bt_name_differs(old->sym, now->sym))
+			return 1;
+		if (old->file && now->file &&
+		    bt_name_differs(old->file, now->file))
+			return 1;
+	}
+	return had != has;
+}

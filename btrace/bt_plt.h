@@ -1,0 +1,15 @@
+/* PLT entries as GDB names them ("puts@plt"): BFD's synthetic symbols
+   rebuilt from the PLT code and the dynamic relocations.  */
+#ifndef BT_PLT_H
+#define BT_PLT_H
+
+#include <gelf.h>
+#include <stdint.h>
+
+/* Call ADD for each PLT entry of ELF with its link-time address, section
+   and the name of the symbol it jumps to; stops at ADD's first error.  */
+int bt_plt_scan(Elf *elf, int (*add)(void *ctx, uint64_t address,
+				     uint32_t shndx, const char *name),
+		void *ctx);
+
+#endif

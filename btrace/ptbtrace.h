@@ -1,0 +1,346 @@
+/* libptbtrace: client-side branch trace (Intel PT, BTS) for reverse
+   debugging and trace inspection without GDB.
+
+   This header needs only libc, so that the stub can use the bundle writer
+   without pulling in libipt, libelf or libdw.  The decoding objects are
+   opaque here; their internals live in the library's own headers.
+
+   Every function returns 0 (or a count) on success and a negative
+   bt_error_code on failure.  */
+#ifndef PTBTRACE_H
+#define PTBTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum bt_error_code {
+	bte_ok,
+	bte_internal,      /* a bug in libptbtrace */
+	bte_invalid,       /* a bad argument */
+	bte_nomem,
+	bte_io,            /* a system call failed; errno says more */
+	bte_bad_magic,     /* not a trace bundle */
+	bte_bad_version,   /* a bundle version this reader does not know */
+	bte_truncated,     /* the data ends early */
+	bte_bad_checksum,  /* the bundle's checksum does not match */
+	bte_bad_record,    /* a malformed record inside a bundle */
+	bte_bad_xml,       /* malformed btrace or btrace-conf XML */
+	bte_bad_elf,       /* an ELF file that cannot be used */
+	bte_decode,        /* the trace decoder failed */
+	bte_no_trace,      /* there is no trace to work on */
+	bte_range,         /* a number or range out of bounds */
+	bte_notfound,      /* no such object (file, symbol, segment) */
+	bte_unsupported,   /* not supported by this build or format */
+};
+
+/* A short text for CODE (negative or not); never NULL.  */
+const char *bt_errstr(int code);
+
+/* Where and why an input was rejected, for the user.  */
+struct bt_diag {
+	uint64_t offset;   /* byte offset in the input, if has_offset */
+	int has_offset;
+	char text[256];
+};
+
+void bt_diag_init(struct bt_diag *diag);
+
+/* Set DIAG (if not NULL) and return -CODE.  */
+int bt_diag_set(struct bt_diag *diag, int code, int has_offset,
+		uint64_t offset, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+/* Print DIAG as one line "PREFIX: at offset 0xN: TEXT" to OUT.  */
+void bt_diag_print(const struct bt_diag *diag, const char *prefix,
+		   FILE *out);
+
+
+/* ---- The trace bundle ----------------------------------------------------
+
+   What `monitor btrace save FILE` writes: the raw trace with everything
+   needed to decode it away from the traced process.  The layout is in
+   bt_bundle_format.h (all integers little-endian).  */
+
+enum bt_format {
+	btf_none,
+	btf_bts,
+	btf_pt,
+};
+
+enum bt_cpu_vendor {
+	btv_unknown,
+	btv_intel,
+};
+
+struct bt_cpu {
+	uint32_t vendor;   /* enum bt_cpu_vendor */
+	uint16_t family;
+	uint8_t model;
+	uint8_t stepping;
+};
+
+/* A file-backed mapping: SIZE bytes of PATH from OFFSET at ADDRESS.  */
+struct bt_mapping {
+	uint64_t address;
+	uint64_t size;
+	uint64_t offset;
+	uint32_t prot;            /* PROT_READ | PROT_WRITE | PROT_EXEC */
+	const char *path;
+	const uint8_t *build_id;  /* NULL if none */
+	size_t build_id_size;
+};
+
+/* A copy of anonymous executable memory (e.g. the vDSO).  */
+struct bt_pages {
+	uint64_t address;
+	uint64_t size;
+	uint32_t prot;
+	const char *name;         /* "[vdso]", or "" */
+	const uint8_t *bytes;     /* SIZE bytes */
+};
+
+/* A BTS branch record, as in GDB's btrace XML <block begin end>.  */
+struct bt_bts_block {
+	uint64_t begin;
+	uint64_t end;
+};
+
+struct bt_bundle {
+	enum bt_format format;
+	struct bt_cpu cpu;
+	uint32_t buffer_size;     /* the trace buffer size asked for */
+	int32_t pid;
+	int32_t tid;
+	uint64_t pc;              /* where the thread stopped, if has_pc */
+	int has_pc;
+
+	/* PT: the raw packet stream.  BTS: an array of struct bt_bts_block,
+	   newest first as in GDB's XML.  */
+	const uint8_t *trace;
+	size_t trace_size;
+
+	const struct bt_mapping *mappings;
+	size_t nmappings;
+	const struct bt_pages *pages;
+	size_t npages;
+
+	/* Owned by the reader; the pointers above point into it.  */
+	void *storage;
+};
+
+/* The current (and only) bundle version this library writes and reads.  */
+#define BT_BUNDLE_VERSION 1
+
+/* Encode BUNDLE into a malloc'ed buffer *DATA of *SIZE bytes.
+   Needs libc only (bt_bundle_write.c).  */
+int bt_bundle_encode(const struct bt_bundle *bundle, uint8_t **data,
+		     size_t *size);
+
+/* Encode BUNDLE into the file PATH (created or truncated).  */
+int bt_bundle_write_file(const struct bt_bundle *bundle, const char *path);
+
+/* The checksum a bundle carries: CRC-32 (IEEE 802.3) of DATA.  */
+uint32_t bt_bundle_crc32(uint32_t crc, const void *data, size_t size);
+
+/* Parse and validate SIZE bytes at DATA into BUNDLE, copying what it keeps.
+   On failure, DIAG names the byte offset and what is wrong.  */
+int bt_bundle_parse(struct bt_bundle *bundle, const void *data, size_t size,
+		    struct bt_diag *diag);
+
+/* Read and parse the file PATH.  */
+int bt_bundle_load(struct bt_bundle *bundle, const char *path,
+		   struct bt_diag *diag);
+
+/* Release what the reader allocated; BUNDLE is zeroed.  */
+void bt_bundle_fini(struct bt_bundle *bundle);
+
+
+/* ---- The memory image ----------------------------------------------------
+
+   The traced process's code, rebuilt from a bundle's mappings, with
+   symbols (libelf) and source lines (libdw).  */
+
+struct bt_image;
+
+/* A function symbol, as GDB would name it.  */
+struct bt_symbol {
+	const char *name;         /* the ELF (minimal) symbol, or NULL */
+	const char *dwarf_name;   /* the DWARF function, or NULL */
+	const char *file;         /* the DWARF function's file as GDB shows it */
+	uint64_t address;         /* the ELF symbol's run-time address */
+	uint64_t size;
+};
+
+/* BUNDLE must outlive IMAGE (page copies and paths stay in it).  */
+int bt_image_alloc(struct bt_image **image, const struct bt_bundle *bundle,
+		   struct bt_diag *diag);
+void bt_image_free(struct bt_image *image);
+
+/* Fill SYM for the function containing PC; -bte_notfound if none.  */
+int bt_image_symbol(const struct bt_image *image, uint64_t pc,
+		    struct bt_symbol *sym);
+
+/* The source line of PC and its file as GDB shows it; -bte_notfound.  */
+int bt_image_line(const struct bt_image *image, uint64_t pc, int *line,
+		  const char **file);
+
+/* Read SIZE bytes of code at ADDRESS; returns the count read (may be short
+   at the end of a mapping) or -bte_notfound.  */
+int bt_image_read(const struct bt_image *image, uint64_t address,
+		  void *buffer, size_t size);
+
+/* The length of the instruction at ADDRESS (64-bit mode).  */
+int bt_image_insn_length(const struct bt_image *image, uint64_t address);
+
+
+/* ---- Function segments ---------------------------------------------------
+
+   The trace decoded into blocks and split into function segments by
+   GDB's rules (gdb/btrace.c): a new segment on call, return, and change of
+   function; up/prev/next links; levels normalized to start at 0.  */
+
+/* GDB's own codes for gaps that are not decoder errors.  */
+enum bt_gap_code {
+	btg_pt_user_quit = 1,
+	btg_pt_disabled = 2,
+	btg_pt_overflow = 3,
+	btg_bts_overflow = 1,
+	btg_bts_insn_size = 2,
+};
+
+enum bt_function_flag {
+	btff_up_links_to_ret = 1 << 0,
+	btff_up_links_to_tailcall = 1 << 1,
+};
+
+/* One function segment.  Numbers count from 1; 0 means "none".  */
+struct bt_function {
+	uint32_t number;
+	uint32_t insn_offset;     /* number of its first instruction */
+	uint32_t ninsn;           /* 0 for a gap */
+	uint32_t up, prev, next;
+	int32_t level;            /* not normalized; add bt_ftrace_level() */
+	uint32_t flags;           /* enum bt_function_flag */
+	int errcode;              /* non-zero for a gap */
+	const char *msym;         /* ELF symbol name, or NULL */
+	const char *sym;          /* DWARF function name, or NULL */
+	const char *file;         /* DWARF function's file, or NULL */
+	uint32_t block_begin;     /* its blocks: [block_begin, +nblocks) */
+	uint32_t nblocks;
+};
+
+struct bt_ftrace;
+
+/* Decode BUNDLE's trace with IMAGE and build the function segments.
+   IMAGE must outlive FTRACE.  */
+int bt_ftrace_build(struct bt_ftrace **ftrace, const struct bt_bundle *bundle,
+		    const struct bt_image *image, struct bt_diag *diag);
+void bt_ftrace_free(struct bt_ftrace *ftrace);
+
+size_t bt_ftrace_nfunctions(const struct bt_ftrace *ftrace);
+
+/* Fill FUNCTION with segment NUMBER (1-based); -bte_range if none.  */
+int bt_ftrace_function(const struct bt_ftrace *ftrace, uint32_t number,
+		       struct bt_function *function);
+
+/* The offset that normalizes levels to start at 0 (GDB's btinfo->level).  */
+int bt_ftrace_level(const struct bt_ftrace *ftrace);
+
+/* The number of gaps (decode errors, overflows, disabled tracing).  */
+uint32_t bt_ftrace_ngaps(const struct bt_ftrace *ftrace);
+
+enum bt_format bt_ftrace_format(const struct bt_ftrace *ftrace);
+
+/* Bytes of memory the decoded trace uses (blocks and segments).  */
+size_t bt_ftrace_memory(const struct bt_ftrace *ftrace);
+
+/* Call FN for each instruction address of segment NUMBER in order; stops
+   early (returning its value) when FN returns non-zero.  */
+int bt_ftrace_for_each_insn(const struct bt_ftrace *ftrace, uint32_t number,
+			    int (*fn)(uint64_t ip, void *ctx), void *ctx);
+
+/* What `info record` counts: instructions (without the current one),
+   functions, gaps.  */
+int bt_ftrace_counts(const struct bt_ftrace *ftrace, uint32_t *insns,
+		     uint32_t *functions, uint32_t *gaps);
+
+
+/* ---- Histories -----------------------------------------------------------
+
+   Text exactly as GDB 13.1 prints it.  */
+
+enum bt_call_flag {
+	btcf_insn_range = 1 << 0,  /* /i */
+	btcf_src_line = 1 << 1,    /* /l */
+	btcf_indent = 1 << 2,      /* /c */
+};
+
+/* A function-call-history window, as the command's RANGE argument gives it
+   (see GDB's `record function-call-history`).  */
+enum bt_call_range_kind {
+	btcr_default,     /* "" or "+": SIZE segments at the end */
+	btcr_backward,    /* "-": the same, looking backward */
+	btcr_from,        /* "N" (SIZE), "N,+K", "N,-K": COUNT from N */
+	btcr_between,     /* "N,M" */
+};
+
+struct bt_call_range {
+	enum bt_call_range_kind kind;
+	uint64_t begin, end;      /* N, M */
+	int64_t count;            /* +K or -K, if has_count; else SIZE */
+	int has_count;
+};
+
+/* Parse modifiers and RANGE as GDB does ("/ilc 3,+5").  Returns the flags
+   (>= 0) or -bte_invalid with DIAG saying why, in GDB's words.  */
+int bt_call_history_parse(const char *arg, struct bt_call_range *range,
+			  struct bt_diag *diag);
+
+/* Print the window RANGE of FTRACE's call history with FLAGS to OUT;
+   SIZE is GDB's function-call-history-size (10 by default).  Messages GDB
+   prints as errors come back as -bte_range with DIAG set.  */
+int bt_call_history_print(FILE *out, const struct bt_ftrace *ftrace,
+			  const struct bt_image *image,
+			  const struct bt_call_range *range, int flags,
+			  unsigned int size, struct bt_diag *diag);
+
+/* The same as JSON: an array of objects, one per segment.  */
+int bt_call_history_print_json(FILE *out, const struct bt_ftrace *ftrace,
+			       const struct bt_image *image,
+			       const struct bt_call_range *range, int flags,
+			       unsigned int size, struct bt_diag *diag);
+
+/* The trace's packets (PT) or blocks (BTS), for GDB's
+   `maint btrace packet-history` and `maint info btrace`.  BUNDLE must
+   outlive PACKETS.  */
+struct bt_packets;
+
+int bt_packets_alloc(struct bt_packets **packets,
+		     const struct bt_bundle *bundle, struct bt_diag *diag);
+void bt_packets_free(struct bt_packets *packets);
+size_t bt_packets_count(const struct bt_packets *packets);
+
+/* Print the window RANGE ("", "+", "-", "N", "N,M", "N,+K", "N,-K") as
+   GDB does without prior history; errors in GDB's words in DIAG.  */
+int bt_packet_history_print(FILE *out, const struct bt_packets *packets,
+			    const char *range, struct bt_diag *diag);
+int bt_packet_history_print_json(FILE *out,
+				 const struct bt_packets *packets,
+				 const char *range, struct bt_diag *diag);
+
+/* GDB's `maint info btrace`: format, libipt version, packet count.  */
+int bt_maint_info_print(FILE *out, const struct bt_packets *packets);
+
+/* GDB's text for a gap's code in FORMAT ("overflow", a libipt error).  */
+const char *bt_gap_string(enum bt_format format, int errcode);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,266 @@
+/* ptbtrace: GDB's btrace histories from a trace bundle, without GDB.
+   Output is meant to diff cleanly against GDB's for the same trace.  */
+#include "btrace/ptbtrace.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct bt_tool {
+	int json;
+	unsigned int size;        /* function-call-history-size; 0 = all */
+	const char *command;
+	const char *file;
+	char args[512];           /* the command's arguments, GDB's text */
+};
+
+/* Everything one command works on, released together.  */
+struct bt_session {
+	struct bt_bundle bundle;
+	struct bt_image *image;
+	struct bt_ftrace *ftrace;
+};
+
+static void bt_usage(FILE *out)
+{
+	fputs("usage: ptbtrace [--json] [--size=N] COMMAND [ARGS] FILE\n"
+	      "commands:\n"
+	      "  info                        like GDB's `info record`\n"
+	      "  call-history [/ilc] [RANGE] like `record "
+	      "function-call-history`\n"
+	      "  packets [RANGE]             like `maint btrace "
+	      "packet-history`\n"
+	      "  maint-info                  like `maint info btrace`\n"
+	      "options:\n"
+	      "  --json       print JSON instead of GDB's text\n"
+	      "  --size=N     the history window (GDB's "
+	      "function-call-history-size,\n"
+	      "               default 10; 0 is unlimited)\n"
+	      "  --help       print this text\n", out);
+}
+
+static int bt_parse_args(struct bt_tool *tool, int argc, char **argv)
+{
+	const char *words[64];
+	int nwords = 0;
+
+	memset(tool, 0, sizeof(*tool));
+	tool->size = 10;
+
+	for (int i = 1; i < argc; ++i) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--json") == 0)
+			tool->json = 1;
+		else if (strncmp(a, "--size=", 7) == 0) {
+			char *end;
+			unsigned long n;
+
+			errno = 0;
+			n = strtoul(a + 7, &end, 10);
+			if (errno || *end || !a[7] || n > 0xffffffffu) {
+				fprintf(stderr, "ptbtrace: bad size: %s\n",
+					a + 7);
+				return -1;
+			}
+			tool->size = (unsigned int) n;
+		} else if (strcmp(a, "--help") == 0) {
+			bt_usage(stdout);
+			exit(0);
+		} else if (strncmp(a, "--", 2) == 0 && a[2]) {
+			fprintf(stderr, "ptbtrace: unknown option %s\n", a);
+			return -1;
+		} else if (nwords < 64)
+			words[nwords++] = a;
+	}
+
+	if (nwords < 2) {
+		bt_usage(stderr);
+		return -1;
+	}
+	tool->command = words[0];
+	tool->file = words[nwords - 1];
+	for (int i = 1; i < nwords - 1; ++i) {
+		size_t len = strlen(tool->args);
+
+		if (len + strlen(words[i]) + 2 > sizeof(tool->args)) {
+			fputs("ptbtrace: arguments too long\n", stderr);
+			return -1;
+		}
+		snprintf(tool->args + len, sizeof(tool->args) - len, "%s%s",
+			 len ? " " : "", words[i]);
+	}
+	return 0;
+}
+
+static int bt_session_open(struct bt_session *s, const char *file)
+{
+	struct bt_diag diag;
+
+	memset(s, 0, sizeof(*s));
+	bt_diag_init(&diag);
+	if (bt_bundle_load(&s->bundle, file, &diag) < 0 ||
+	    bt_image_alloc(&s->image, &s->bundle, &diag) < 0 ||
+	    bt_ftrace_build(&s->ftrace, &s->bundle, s->image, &diag) < 0) {
+		bt_diag_print(&diag, file, stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static void bt_session_close(struct bt_session *s)
+{
+	bt_ftrace_free(s->ftrace);
+	bt_image_free(s->image);
+	bt_bundle_fini(&s->bundle);
+}
+
+/* GDB's record_btrace_adjust_size.  */
+static const char *bt_size_suffix(unsigned int *size)
+{
+	if ((*size & ((1u << 30) - 1)) == 0) {
+		*size >>= 30;
+		return "GB";
+	}
+	if ((*size & ((1u << 20) - 1)) == 0) {
+		*size >>= 20;
+		return "MB";
+	}
+	if ((*size & ((1u << 10) - 1)) == 0) {
+		*size >>= 10;
+		return "kB";
+	}
+	return "";
+}
+
+static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
+{
+	const struct bt_bundle *b = &s->bundle;
+	const char *format = b->format == btf_pt ? "Intel Processor Trace"
+		: "Branch Trace Store";
+	uint32_t insns, calls, gaps;
+	unsigned int size = b->buffer_size;
+	const char *suffix = bt_size_suffix(&size);
+
+	if (tool->args[0]) {
+		fprintf(stderr, "ptbtrace: info takes no arguments\n");
+		return 1;
+	}
+	bt_ftrace_counts(s->ftrace, &insns, &calls, &gaps);
+
+	if (tool->json) {
+		printf("{\"format\": \"%s\", \"buffer_size\": %u, "
+		       "\"pid\": %d, \"tid\": %d, \"instructions\": %u, "
+		       "\"functions\": %u, \"gaps\": %u, "
+		       "\"memory_bytes\": %zu}\n",
+		       b->format == btf_pt ? "pt" : "bts", b->buffer_size,
+		       b->pid, b->tid, insns, calls, gaps,
+		       bt_ftrace_memory(s->ftrace));
+		return 0;
+	}
+
+	printf("Active record target: record-btrace\n");
+	printf("Recording format: %s.\n", format);
+	if (b->buffer_size)
+		printf("Buffer size: %u%s.\n", size, suffix);
+	/* ptstub speaks the multi-process protocol: GDB names threads so.  */
+	printf("Recorded %u instructions in %u functions (%u gaps) for "
+	       "thread 1 (Thread %d.%d).\n", insns, calls, gaps, b->pid,
+	       b->tid);
+	return 0;
+}
+
+/* The packet commands need no image and no function segments.  */
+static int bt_cmd_packets(const struct bt_tool *tool, const char *file)
+{
+	struct bt_bundle bundle;
+	struct bt_packets *packets = NULL;
+	struct bt_diag diag;
+	int status = 1;
+
+	bt_diag_init(&diag);
+	if (bt_bundle_load(&bundle, file, &diag) < 0 ||
+	    bt_packets_alloc(&packets, &bundle, &diag) < 0) {
+		bt_diag_print(&diag, file, stderr);
+		bt_bundle_fini(&bundle);
+		return 1;
+	}
+
+	if (strcmp(tool->command, "maint-info") == 0) {
+		if (tool->args[0])
+			fputs("Invalid argument.\n", stderr);
+		else
+			status = bt_maint_info_print(stdout, packets) < 0;
+	} else if ((tool->json ? bt_packet_history_print_json(stdout,
+			packets, tool->args, &diag)
+		    : bt_packet_history_print(stdout, packets, tool->args,
+					      &diag)) < 0)
+		fprintf(stderr, "%s\n", diag.text);
+	else
+		status = 0;
+
+	bt_packets_free(packets);
+	bt_bundle_fini(&bundle);
+	return status;
+}
+
+static int bt_cmd_call_history(const struct bt_tool *tool,
+			       struct bt_session *s)
+{
+	struct bt_call_range range;
+	struct bt_diag diag;
+	int flags, errcode;
+
+	bt_diag_init(&diag);
+	flags = bt_call_history_parse(tool->args, &range, &diag);
+	if (flags < 0) {
+		fprintf(stderr, "%s\n", diag.text);
+		return 1;
+	}
+	if (tool->json)
+		errcode = bt_call_history_print_json(stdout, s->ftrace,
+						     s->image, &range, flags,
+						     tool->size, &diag);
+	else
+		errcode = bt_call_history_print(stdout, s->ftrace, s->image,
+						&range, flags, tool->size,
+						&diag);
+	if (errcode < 0) {
+		fprintf(stderr, "%s\n", diag.text);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct bt_tool tool;
+	struct bt_session session;
+	int status;
+
+	if (bt_parse_args(&tool, argc, argv) < 0)
+		return 2;
+
+	if (strcmp(tool.command, "packets") == 0 ||
+	    strcmp(tool.command, "maint-info") == 0)
+		return bt_cmd_packets(&tool, tool.file);
+
+	if (strcmp(tool.command, "info") != 0 &&
+	    strcmp(tool.command, "call-history") != 0) {
+		fprintf(stderr, "ptbtrace: unknown command '%s'\n",
+			tool.command);
+		bt_usage(stderr);
+		return 2;
+	}
+
+	if (bt_session_open(&session, tool.file) < 0) {
+		bt_session_close(&session);
+		return 1;
+	}
+	if (strcmp(tool.command, "info") == 0)
+		status = bt_cmd_info(&tool, &session);
+	else
+		status = bt_cmd_call_history(&tool, &session);
+	bt_session_close(&session);
+	return status;
+}

@@ -1,0 +1,252 @@
+#include "nat/btrace.h"
+#include "nat/cpu_info.h"
+#include "nat/emu/emu.h"
+#include "nat/process.h"
+#include "common/ps_buf.h"
+#include "common/ps_error.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+
+const char *nat_btrace_kind_name(enum nat_btrace_kind kind)
+{
+	switch (kind) {
+	case nat_btrace_hw_pt: return "hardware PT";
+	case nat_btrace_hw_bts: return "hardware BTS";
+	case nat_btrace_emu: return "emulated";
+	}
+	return "unknown";
+}
+
+static void nat_reason(char *reason, size_t len, const char *text)
+{
+	snprintf(reason, len, "%s", text);
+}
+
+/* Try the hardware source for FORMAT; 0 when it records.  */
+static int nat_btrace_hw(struct nat_btrace *bt, pid_t tid, size_t size,
+			 char *reason, size_t len)
+{
+	int err;
+
+	if (bt->format == btrace_format_pt) {
+		err = perf_pt_probe(reason, len);
+		if (err < 0)
+			return err;
+		perf_pt_init(&bt->pt);
+		err = perf_pt_open(&bt->pt, tid, size);
+		if (err < 0)
+			nat_reason(reason, len, bt->pt.reason);
+		bt->kind = nat_btrace_hw_pt;
+		bt->size = err < 0 ? 0 : perf_pt_size(&bt->pt);
+		return err;
+	}
+	err = perf_bts_probe(reason, len);
+	if (err < 0)
+		return err;
+	perf_bts_init(&bt->bts);
+	err = perf_bts_open(&bt->bts, tid, size);
+	if (err < 0)
+		nat_reason(reason, len, bt->bts.reason);
+	bt->kind = nat_btrace_hw_bts;
+	bt->size = err < 0 ? 0 : perf_bts_size(&bt->bts);
+	return err;
+}
+
+static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
+			  pid_t tid, size_t size, char *reason, size_t len)
+{
+	int err;
+
+	if (!proc->emu) {
+		err = emu_alloc(&proc->emu, proc->pid, &proc->int3s,
+				&proc->mem, NULL);
+		if (err < 0) {
+			nat_reason(reason, len, "Cannot start the trace emulator.");
+			return err;
+		}
+	}
+	err = emu_enable(proc->emu, tid, bt->format == btrace_format_pt ?
+			 emu_format_pt : emu_format_bts, size);
+	if (err < 0) {
+		nat_reason(reason, len, ps_errstr(err));
+		return err;
+	}
+	bt->kind = nat_btrace_emu;
+	bt->size = size;
+	return 0;
+}
+
+int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
+		      enum btrace_format format, size_t size, char *reason,
+		      size_t reason_len)
+{
+	int policy = target->btrace_policy, err = -pse_unsupported;
+	struct nat_btrace *bt;
+
+	if (thread->btrace) {
+		nat_reason(reason, reason_len, "Btrace already enabled.");
+		return -pse_exists;
+	}
+	bt = calloc(1, sizeof(*bt));
+	if (!bt)
+		return -pse_nomem;
+	bt->format = format;
+
+	if (policy != nat_btrace_emulated)
+		err = nat_btrace_hw(bt, thread->tid, size, reason, reason_len);
+	if (err < 0 && policy != nat_btrace_hardware)
+		err = nat_btrace_start_emu(thread->proc, bt, thread->tid, size, reason,
+				     reason_len);
+	if (err < 0) {
+		free(bt);
+		return err;
+	}
+	nat_debug(target, "thread %d: %s %s trace, %zu bytes",
+		  (int) thread->tid, nat_btrace_kind_name(bt->kind),
+		  format == btrace_format_pt ? "PT" : "BTS", bt->size);
+	thread->btrace = bt;
+	return 0;
+}
+
+/* The emulator slows every branch of the process down: drop it when
+   no thread needs it any more.  */
+static void nat_btrace_drop_emu(struct nat_process *proc)
+{
+	for (struct nat_thread *t = proc->threads; t; t = t->next)
+		if (t->btrace && t->btrace->kind == nat_btrace_emu)
+			return;
+	if (proc->emu && !proc->emu_borrowed)
+		emu_free(proc->emu);
+	proc->emu = NULL;
+}
+
+int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread)
+{
+	struct nat_btrace *bt = thread->btrace;
+
+	if (!bt)
+		return -pse_notfound;
+	switch (bt->kind) {
+	case nat_btrace_hw_pt:
+		perf_pt_close(&bt->pt);
+		break;
+	case nat_btrace_hw_bts:
+		perf_bts_close(&bt->bts);
+		break;
+	case nat_btrace_emu:
+		emu_disable(thread->proc->emu, thread->tid);
+		break;
+	}
+	thread->btrace = NULL;
+	free(bt);
+	if (thread->proc->emu)
+		nat_btrace_drop_emu(thread->proc);
+	nat_debug(target, "thread %d: trace off", (int) thread->tid);
+	return 0;
+}
+
+int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
+		       struct ps_buf *raw)
+{
+	struct nat_btrace *bt = thread->btrace;
+
+	if (!bt || bt->format != btrace_format_pt)
+		return -pse_notfound;
+	/* Like gdbserver: PT has no delta; GDB then asks for "new".  */
+	if (type == nat_btrace_read_delta)
+		return -pse_unsupported;
+	if (bt->kind == nat_btrace_hw_pt)
+		return perf_pt_read(&bt->pt, raw, type == nat_btrace_read_new);
+	return emu_read_pt(thread->proc->emu, thread->tid,
+			   type == nat_btrace_read_new, raw);
+}
+
+int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
+			struct perf_bts_blocks *blocks)
+{
+	struct nat_btrace *bt = thread->btrace;
+	struct emu_bts_block *emu_blocks = NULL;
+	long n;
+	int err = 0;
+
+	if (!bt || bt->format != btrace_format_bts)
+		return -pse_notfound;
+	if (bt->kind == nat_btrace_hw_bts) {
+		uint64_t pc = (uint64_t) ptrace(PTRACE_PEEKUSER, thread->tid,
+			(void *) offsetof(struct user_regs_struct, rip), 0);
+		static const enum perf_bts_read_type types[] = {
+			perf_bts_read_all, perf_bts_read_new, perf_bts_read_delta,
+		};
+
+		return perf_bts_read(&bt->bts, blocks, types[type], pc);
+	}
+	if (type == nat_btrace_read_delta)
+		return -pse_unsupported;
+	n = emu_read_bts(thread->proc->emu, thread->tid,
+			 type == nat_btrace_read_new, &emu_blocks);
+	if (n < 0)
+		return (int) n;
+	for (long i = 0; i < n && !err; i++)
+		err = perf_bts_blocks_push(blocks, emu_blocks[i].begin,
+					   emu_blocks[i].end);
+	free(emu_blocks);
+	return err;
+}
+
+int nat_btrace_status(const struct nat_thread *thread,
+		      struct nat_btrace_status *st)
+{
+	const struct nat_btrace *bt = thread->btrace;
+	struct perf_ring_status ring;
+	struct emu_status es;
+	int err;
+
+	if (!bt)
+		return -pse_notfound;
+	memset(st, 0, sizeof(*st));
+	st->format = bt->format;
+	st->kind = bt->kind;
+	st->size = bt->size;
+	switch (bt->kind) {
+	case nat_btrace_hw_pt:
+		perf_pt_status(&bt->pt, &ring);
+		st->held = ring.held;
+		st->wraps = (uint64_t) ring.wrapped;
+		st->recorded = ring.held;
+		break;
+	case nat_btrace_hw_bts:
+		perf_bts_status(&bt->bts, &ring);
+		st->held = ring.held;
+		st->wraps = (uint64_t) ring.wrapped;
+		st->recorded = ring.held;
+		break;
+	case nat_btrace_emu:
+		err = emu_status(thread->proc->emu, thread->tid, &es);
+		if (err < 0)
+			return err;
+		st->recorded = bt->format == btrace_format_pt ?
+			es.bytes_recorded : es.blocks;
+		st->held = es.bytes_held;
+		st->wraps = es.wraps;
+		break;
+	}
+	return 0;
+}
+
+void nat_btrace_cpu(const struct nat_thread *thread, struct btrace_cpu *cpu)
+{
+	struct btrace_cpu host;
+
+	memset(cpu, 0, sizeof(*cpu));
+	/* Emulated traces come from no real cpu: naming this one could only
+	   bring errata workarounds (or a refusal) that do not apply.  */
+	if (!thread->btrace || thread->btrace->kind == nat_btrace_emu)
+		return;
+	if (cpu_info_read(&host) == 0)
+		cpu_info_for_pt_config(cpu, &host);
+}

@@ -1,0 +1,78 @@
+/* Branch tracing of one thread, whatever records it: Intel PT or BTS
+   through perf where the hardware has them, else the trace emulator.
+   The server asks for a format and a size; this file picks the source
+   and hides which one it is, except in the status it reports.  */
+#ifndef NAT_BTRACE_H
+#define NAT_BTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nat/perf_bts.h"
+#include "nat/perf_pt.h"
+#include "xml/btrace_xml.h"
+
+struct nat_target;
+struct nat_thread;
+struct ps_buf;
+
+/* Which sources `--btrace-source` allows.  */
+enum nat_btrace_policy {
+	nat_btrace_auto,       /* hardware when present and allowed */
+	nat_btrace_hardware,
+	nat_btrace_emulated,
+};
+
+enum nat_btrace_kind {
+	nat_btrace_hw_pt,
+	nat_btrace_hw_bts,
+	nat_btrace_emu,
+};
+
+enum nat_btrace_read {
+	nat_btrace_read_all,
+	nat_btrace_read_new,
+	nat_btrace_read_delta,
+};
+
+struct nat_btrace {
+	enum btrace_format format;
+	enum nat_btrace_kind kind;
+	size_t size;               /* the buffer size in use */
+	struct perf_pt pt;
+	struct perf_bts bts;
+};
+
+struct nat_btrace_status {
+	enum btrace_format format;
+	enum nat_btrace_kind kind;
+	size_t size;
+	uint64_t recorded;         /* bytes (PT) or blocks (BTS) ever */
+	uint64_t held;             /* bytes or blocks in the buffer now */
+	uint64_t wraps;
+};
+
+const char *nat_btrace_kind_name(enum nat_btrace_kind kind);
+
+/* Start tracing THREAD (stopped) in FORMAT with a buffer of SIZE bytes.
+   On failure REASON says why, in words for the client.  */
+int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
+		      enum btrace_format format, size_t size, char *reason,
+		      size_t reason_len);
+int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread);
+
+/* THREAD's PT trace (raw bytes) or BTS blocks, per TYPE.  New reads
+   give nothing when nothing was recorded since the last read.  */
+int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
+		       struct ps_buf *raw);
+int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
+			struct perf_bts_blocks *blocks);
+
+int nat_btrace_status(const struct nat_thread *thread,
+		      struct nat_btrace_status *status);
+
+/* The cpu to name in a PT trace's configuration; an empty vendor when
+   none should be named (emulated traces, cpus libipt does not know).  */
+void nat_btrace_cpu(const struct nat_thread *thread, struct btrace_cpu *cpu);
+
+#endif

@@ -1,0 +1,151 @@
+/* The trace emulator: Intel PT packets (libipt's encoder) and BTS blocks
+   for threads of one traced process, made by breakpoint-and-emulate
+   with ptrace.  See DESIGN.md, "The trace emulator".
+
+   Division of labour with the native layer (the caller):
+   - The caller owns waitpid and resuming.  For every thread of a process
+     with an emu, it calls emu_prepare before resuming a thread it had
+     stopped (and reported), and hands every ptrace stop of any thread to
+     emu_on_stop.  It resumes as told: *HOW (PTRACE_CONT or
+     PTRACE_SINGLESTEP), with no signal after a consumed stop, with the
+     signal it chose after emu_prepare.
+   - Planted traps live in the caller's int3 table (owner int3_owner_emu)
+     next to GDB's breakpoints.  The caller must not lift a site itself
+     to step over it: resuming through emu_prepare runs the instruction
+     under a site correctly whoever owns it.
+   - The engine reads and writes registers (PTRACE_GETREGS/SETREGS) and
+     memory itself; it never calls waitpid or resumes a thread.
+   - Nothing here includes server/.  */
+#ifndef NAT_EMU_EMU_H
+#define NAT_EMU_EMU_H
+
+#include "nat/emu/emu_bts.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct int3_table;
+struct nat_mem;
+struct ps_buf;
+struct emu;
+
+enum emu_format {
+	emu_format_pt,
+	emu_format_bts,
+};
+
+enum emu_resume {
+	emu_resume_cont,     /* PTRACE_CONT */
+	emu_resume_step,     /* PTRACE_SINGLESTEP */
+};
+
+enum emu_verdict {
+	emu_consumed,        /* the engine's own stop: resume as *HOW says */
+	emu_report,          /* the caller's: report it; resume later via
+				emu_prepare */
+};
+
+/* Switches and limits; zero-initialized means defaults.  */
+struct emu_config {
+	/* Shortcuts that take fewer stops than branches.  ret_shortcut: a
+	   RET whose slot no store on the path before it can touch is
+	   followed, its target read at the previous stop.  jcc_shortcut is
+	   not implemented yet (accepted, no effect).  */
+	bool ret_shortcut;
+	bool jcc_shortcut;
+	uint32_t psb_period;     /* bytes between PSB+ (0: 4096) */
+	size_t cache_limit;      /* walks in the code cache (0: default) */
+};
+
+struct emu_status {
+	uint64_t bytes_recorded; /* PT bytes ever written */
+	uint64_t wraps;          /* times the ring wrapped */
+	size_t bytes_held;       /* PT bytes in the ring now */
+	uint64_t blocks;         /* BTS blocks ever recorded */
+	uint64_t stops;          /* ptrace stops the engine consumed */
+	uint64_t steps;          /* of which single-steps */
+	uint64_t gaps;           /* places it could not follow (OVF) */
+	uint64_t followed;       /* branches passed without a stop */
+};
+
+/* An engine for process PID whose traps go into SITES, memory through
+   MEM (both owned by the caller and outliving the engine).  CONFIG may
+   be NULL.  */
+int emu_alloc(struct emu **emu, pid_t pid, struct int3_table *sites,
+	      struct nat_mem *mem, const struct emu_config *config);
+
+/* Remove the engine's traps from memory (if the process still exists)
+   and free it.  */
+void emu_free(struct emu *emu);
+
+/* Start recording thread TID (stopped) in FORMAT into a ring of SIZE
+   bytes.  -pse_exists if it is already traced.  The first emu_prepare
+   starts the trace at the thread's IP.  */
+int emu_enable(struct emu *emu, pid_t tid, enum emu_format format,
+	       size_t size);
+
+/* Stop recording TID and drop its trace.  When no thread is traced any
+   more, the engine's traps are removed.  */
+int emu_disable(struct emu *emu, pid_t tid);
+
+/* Whether TID is traced.  */
+bool emu_traced(const struct emu *emu, pid_t tid);
+
+/* Before resuming TID (stopped, registers as the caller left them) with
+   signal SIG (0: none).  STEP: the caller wants one instruction run and
+   the thread stopped again (GDB's stepi); the stop it gets is then
+   reported.  Tracing resumes (TIP.PGE) where the thread resumes: at its
+   IP, at the handler when SIG is caught, or at the restarted syscall.  */
+int emu_prepare(struct emu *emu, pid_t tid, int sig, bool step,
+		enum emu_resume *how);
+
+/* A ptrace stop of TID, STATUS as waitpid gave it (exits included).
+   *VERDICT says whose it is.  When it is the caller's (a GDB breakpoint,
+   a signal, an exit, a ptrace event, the end of a requested step) the
+   trace segment is already closed (FUP and TIP.PGD where needed) and
+   the registers are as the kernel left them (RIP after the int3 at a
+   breakpoint).  Any thread may be handed in; untraced ones are emulated
+   through planted traps without recording.  */
+int emu_on_stop(struct emu *emu, pid_t tid, int status,
+		enum emu_verdict *verdict, enum emu_resume *how);
+
+/* The client wrote LEN bytes at ADDR (through int3_write_through):
+   cached code is dropped and the engine's traps are taken out, to be
+   planted again from the new bytes.  */
+int emu_on_mem_write(struct emu *emu, uint64_t addr, size_t len);
+
+/* The process exec'd: the old image is gone, so every site of the int3
+   table is forgotten (GDB's too; int3_table_clear), MEM is reset, the
+   code cache flushed.  Traced threads stay traced; tracing resumes at
+   the new image's entry on the next emu_prepare.  */
+int emu_on_exec(struct emu *emu);
+
+/* A new thread TID of the process: untraced until emu_enable.  */
+int emu_on_clone(struct emu *emu, pid_t tid);
+
+/* A fork child CHILD (stopped) has a copy of the parent's memory: put
+   back the original bytes of the sites that are the engine's alone
+   (shared sites are the caller's to clean).  Not for vfork children,
+   which share the memory: hand their stops in as untraced threads.  */
+int emu_on_fork(struct emu *emu, pid_t child);
+
+/* Append TID's raw PT trace to OUT: everything held, from the oldest
+   complete PSB (ALL), or what was recorded since the last read (NEW;
+   -pse_range if the ring overwrote part of it).  */
+int emu_read_pt(struct emu *emu, pid_t tid, bool only_new,
+		struct ps_buf *out);
+
+/* TID's BTS blocks in execution order, malloc'd into *BLOCKS (the caller
+   frees them); returns their count.  Same ALL/NEW rules.  */
+long emu_read_bts(struct emu *emu, pid_t tid, bool only_new,
+		  struct emu_bts_block **blocks);
+
+int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status);
+
+/* Pin the calling thread and TID to the CPU the caller runs on: ptrace
+   stops across CPUs cost about 4x here.  Returns the CPU.  */
+int emu_pin_cpu(pid_t tid);
+
+#endif

@@ -1,0 +1,72 @@
+/* The Intel PT packet writer of one traced thread: packets encoded with
+   libipt's encoder into the thread's ring, with hardware's IP
+   compression, TNT batching, RET compression and periodic PSB+.  */
+#ifndef NAT_EMU_EMU_PT_H
+#define NAT_EMU_EMU_PT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <intel-pt.h>
+
+struct emu_ring;
+
+/* libipt's decoder pairs compressed returns with a 64-entry stack.  */
+enum { emu_retstack_size = 64 };
+
+struct emu_pt {
+	struct pt_encoder *encoder;
+	struct pt_config config;
+	uint8_t stage[32];           /* one packet, before the ring */
+	struct emu_ring *ring;
+	uint64_t last_ip;            /* for IP compression; 0 after PSB */
+	uint64_t tnt_bits;           /* pending TNT bits, oldest highest */
+	uint8_t tnt_count;
+	uint64_t psb_at;             /* ring head at the last PSB */
+	uint32_t psb_period;         /* bytes between PSB+ */
+	/* Calls since the last PSB or disable, as the decoder sees them. */
+	uint64_t retstack[emu_retstack_size];
+	uint8_t ret_top, ret_count;
+};
+
+/* Write into RING; a PSB+ every PSB_PERIOD bytes (0: 4096).  */
+int emu_pt_init(struct emu_pt *pt, struct emu_ring *ring,
+		uint32_t psb_period);
+void emu_pt_fini(struct emu_pt *pt);
+
+/* PSB+: PSB, MODE.Exec 64-bit, FUP at IP when ENABLED, PSBEND.  */
+int emu_pt_psb(struct emu_pt *pt, bool enabled, uint64_t ip);
+
+/* Whether a periodic PSB+ is due.  */
+bool emu_pt_psb_due(const struct emu_pt *pt);
+
+/* A conditional branch's outcome (batched into TNT packets).  */
+int emu_pt_tnt(struct emu_pt *pt, bool taken);
+
+/* An indirect branch to IP.  */
+int emu_pt_tip(struct emu_pt *pt, uint64_t ip);
+
+/* A near call whose return address is NLIP (no packet of its own).  */
+void emu_pt_call(struct emu_pt *pt, uint64_t nlip);
+
+/* A near return to IP: compressed when the decoder can pair it.  */
+int emu_pt_ret(struct emu_pt *pt, uint64_t ip);
+
+/* An asynchronous event at IP: FUP (the instruction at IP is not run). */
+int emu_pt_fup(struct emu_pt *pt, uint64_t ip);
+
+/* Tracing stops (IP suppressed: the target is not traced).  */
+int emu_pt_pgd(struct emu_pt *pt);
+
+/* Tracing resumes at IP: MODE.Exec, TIP.PGE.  */
+int emu_pt_pge(struct emu_pt *pt, uint64_t ip);
+
+/* Packets were lost (a gap the emulator could not follow).  */
+int emu_pt_ovf(struct emu_pt *pt);
+
+/* Emit pending TNT bits.  */
+int emu_pt_flush(struct emu_pt *pt);
+
+/* The compression hardware chooses for IP after LAST_IP.  */
+enum pt_ip_compression emu_pt_ipc(uint64_t last_ip, uint64_t ip);
+
+#endif

@@ -1,0 +1,264 @@
+/* The engine's side of every ptrace stop: its own traps and steps are
+   consumed; everything else closes the trace segment and is reported.  */
+#include "nat/emu/emu_engine.h"
+#include "nat/emu/emu_signal.h"
+#include "nat/int3_table.h"
+#include "nat/mem.h"
+#include "common/ps_error.h"
+
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+
+static const uint8_t emu_int3_byte = 0xcc;
+
+/* The thread ran its walk up to IP (not run): record the direct
+   branches before IP; *PREV gets the instruction run before IP.  False
+   if IP is not on the walk.  */
+static bool emu_walk_progress(struct emu *emu, struct emu_thread *th,
+			      uint64_t ip, uint64_t rsp, uint64_t *prev)
+{
+	int found = -1, matches = 0;
+	uint16_t found_edges = 0;
+	uint64_t found_prev = 0;
+
+	if (th->mode != emu_mode_walk)
+		return false;
+	/* Followed returns can bring the path back over the same code: the
+	   stack pointer tells which pass the thread is in.  */
+	for (uint8_t i = 0; i < th->nchain; i++) {
+		struct emu_link *link = &th->chain[i];
+		struct emu_sym at;
+		uint16_t edges = 0;
+		uint64_t p;
+
+		if (!emu_walk_locate(&link->walk, emu->decoder, emu_read_code,
+				     emu, ip, &p, &edges, &at))
+			continue;
+		if (th->nchain > 1 &&
+		    (at.base != 0 || link->rsp0 + (int64_t) at.off != rsp))
+			continue;
+		found = i;
+		found_edges = edges;
+		found_prev = p;
+		matches++;
+	}
+	if (matches != 1)
+		return false;
+	emu_rec_chain(th, (uint8_t) found);
+	for (uint16_t e = 0; e < found_edges; e++)
+		emu_rec_edge(th, &th->chain[found].edges[e]);
+	*prev = found_prev ? found_prev : th->last_exec;
+	return true;
+}
+
+static const struct emu_walk *emu_chain_end(const struct emu_thread *th)
+{
+	return th->nchain ? &th->chain[th->nchain - 1].walk : NULL;
+}
+
+/* Execution stopped at IP (not run) for a reason that is not the
+   engine's: close the segment.  */
+static void emu_interrupted(struct emu *emu, struct emu_thread *th,
+			    uint64_t ip, uint64_t rsp)
+{
+	uint64_t prev = th->last_exec;
+
+	if (th->traced && th->on) {
+		if (th->mode == emu_mode_walk &&
+		    !emu_walk_progress(emu, th, ip, rsp, &prev))
+			emu_rec_gap(th, 0);
+		else
+			emu_rec_interrupt(th, ip, prev);
+	}
+	th->mode = emu_mode_stopped;
+}
+
+/* The thread hit one of the engine's traps at SITE.  */
+static int emu_site_trap(struct emu *emu, struct emu_thread *th,
+			 struct user_regs_struct *regs, uint64_t site,
+			 enum emu_resume *how)
+{
+	struct user_regs_struct before = *regs;
+
+	regs->rip = site;
+	if (th->traced) {
+		if (!th->on) {
+			/* It resumed without a stop the engine saw (a
+			   restarted syscall): tracing picks up here.  */
+			emu_rec_resume(th, site);
+		} else if (th->mode != emu_mode_walk ||
+			   site != emu_chain_end(th)->stop) {
+			emu_rec_gap(th, site);
+		} else {
+			emu_rec_chain(th, th->nchain);
+		}
+	}
+	th->mode = emu_mode_stopped;
+	return emu_resume_from(emu, th, regs, &before, false, how);
+}
+
+/* The single-step of TH->step_insn ended with signal SIG.  */
+static int emu_step_done(struct emu *emu, struct emu_thread *th,
+			 struct user_regs_struct *regs, int sig,
+			 enum emu_verdict *verdict, enum emu_resume *how)
+{
+	const struct emu_insn *insn = &th->step_insn;
+	struct user_regs_struct before = *regs;
+	uint64_t ip = insn->ip, to = regs->rip, next = ip + insn->len;
+	const struct int3_site *site = int3_lookup(emu->sites, ip);
+
+	if (th->step_lifted && site)
+		nat_mem_write(emu->mem, ip, &emu_int3_byte, 1);
+	th->mode = emu_mode_stopped;
+
+	if (sig != SIGTRAP) {
+		if (to == ip)
+			emu_interrupted(emu, th, ip, regs->rsp);
+		else if (insn->iclass == emu_ic_far_kernel)
+			emu_rec_far_kernel(th, ip, 0);
+		else
+			emu_rec_gap(th, 0);
+		return 0;
+	}
+
+	if (insn->rep && to == ip && !th->step_user) {
+		/* One more iteration of the same instruction.  */
+		emu_begin_step(emu, th, insn, regs, false);
+		*verdict = emu_consumed;
+		*how = emu_resume_step;
+		return 0;
+	}
+
+	switch (insn->iclass) {
+	case emu_ic_cond:
+		emu_rec_cond(th, ip, to != next, to);
+		break;
+	case emu_ic_ret:
+		emu_rec_ret(th, ip, to);
+		break;
+	case emu_ic_jmp_ind:
+	case emu_ic_call_ind:
+		emu_rec_indirect(th, ip, to, next,
+				 insn->iclass == emu_ic_call_ind);
+		break;
+	case emu_ic_jmp:
+	case emu_ic_call: {
+		struct emu_edge edge = {
+			ip, to, insn->len, insn->iclass == emu_ic_call,
+		};
+
+		emu_rec_edge(th, &edge);
+		break;
+	}
+	case emu_ic_far_kernel:
+		if (emu_syscall_restart_ip(regs)) {
+			/* The kernel moves the IP when it delivers the
+			   pending signal; resume tracing from that stop. */
+			emu_rec_far_kernel(th, ip, 0);
+			*verdict = emu_consumed;
+			*how = emu_resume_cont;
+			return 0;
+		}
+		emu_rec_far_kernel(th, ip, to);
+		break;
+	case emu_ic_far:
+		emu_rec_far(th, ip, to);
+		break;
+	case emu_ic_int3:
+		emu_rec_far_kernel(th, ip, 0);
+		return 0;
+	default:
+		if (!insn->len || to != next)
+			emu_rec_gap(th, to);
+		else
+			th->last_exec = ip;
+		break;
+	}
+
+	if (th->step_user) {
+		emu_interrupted(emu, th, to, regs->rsp);
+		return 0;
+	}
+	*verdict = emu_consumed;
+	return emu_resume_from(emu, th, regs, &before, false, how);
+}
+
+int emu_on_stop(struct emu *emu, pid_t tid, int status,
+		enum emu_verdict *verdict, enum emu_resume *how)
+{
+	struct emu_thread *th = emu_thread_get(emu, tid);
+	struct user_regs_struct regs, before;
+	const struct int3_site *site;
+	int sig, err;
+
+	*verdict = emu_report;
+	*how = emu_resume_cont;
+	if (!th)
+		return -pse_nomem;
+
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		if (th->mode == emu_mode_step &&
+		    th->step_insn.iclass == emu_ic_far_kernel)
+			emu_rec_far_kernel(th, th->step_insn.ip, 0);
+		th->mode = emu_mode_stopped;
+		th->on = false;
+		if (!th->traced)
+			emu_thread_drop(emu, tid);
+		return 0;
+	}
+	if (!WIFSTOPPED(status))
+		return -pse_invalid;
+	sig = WSTOPSIG(status);
+	/* Ptrace events come from inside a syscall being stepped; the step
+	   goes on after them (exec: see emu_on_exec).  */
+	if (status >> 16 || sig == (SIGTRAP | 0x80))
+		return 0;
+
+	err = emu_getregs(tid, &regs);
+	if (err < 0)
+		return err;
+	before = regs;
+	th->stops++;
+
+	if (th->mode == emu_mode_step)
+		return emu_step_done(emu, th, &regs, sig, verdict, how);
+
+	if (th->mode == emu_mode_enter) {
+		th->mode = emu_mode_stopped;
+		if (sig != SIGTRAP)
+			return 0;
+		/* The kernel stopped at the handler's first instruction. */
+		emu_rec_resume(th, regs.rip);
+		if (th->step_user) {
+			emu_interrupted(emu, th, regs.rip, regs.rsp);
+			return 0;
+		}
+		*verdict = emu_consumed;
+		return emu_resume_from(emu, th, &regs, &before, false, how);
+	}
+
+	if (sig == SIGTRAP) {
+		site = int3_lookup(emu->sites, regs.rip - 1);
+		if (site && site->owners == int3_owner_emu) {
+			*verdict = emu_consumed;
+			return emu_site_trap(emu, th, &regs, regs.rip - 1, how);
+		}
+		if (site) {
+			/* Someone else's breakpoint: it stops there.  */
+			emu_interrupted(emu, th, regs.rip - 1, regs.rsp);
+			return 0;
+		}
+		if (th->mode == emu_mode_walk &&
+		    emu_chain_end(th)->kind == emu_stop_self &&
+		    regs.rip - 1 == emu_chain_end(th)->stop) {
+			/* The program's own INT3 ran: a far transfer.  */
+			emu_rec_chain(th, th->nchain);
+			emu_rec_far_kernel(th, emu_chain_end(th)->stop, 0);
+			th->mode = emu_mode_stopped;
+			return 0;
+		}
+	}
+	emu_interrupted(emu, th, regs.rip, regs.rsp);
+	return 0;
+}

@@ -1,0 +1,187 @@
+#include "nat/emu/emu_thread.h"
+#include "nat/emu/emu.h"
+
+#include <string.h>
+
+int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
+			  size_t size, uint32_t psb_period)
+{
+	int err;
+
+	th->format = format;
+	if (format == emu_format_bts)
+		return emu_bts_init(&th->bts, size);
+	err = emu_ring_init(&th->ring, size);
+	if (err < 0)
+		return err;
+	err = emu_pt_init(&th->pt, &th->ring, psb_period);
+	if (err < 0) {
+		emu_ring_fini(&th->ring);
+		return err;
+	}
+	return emu_pt_psb(&th->pt, false, 0);
+}
+
+void emu_thread_trace_fini(struct emu_thread *th)
+{
+	if (th->format == emu_format_bts) {
+		emu_bts_fini(&th->bts);
+		return;
+	}
+	emu_pt_fini(&th->pt);
+	emu_ring_fini(&th->ring);
+}
+
+static bool emu_rec_pt(const struct emu_thread *th)
+{
+	return th->traced && th->on && th->format == emu_format_pt;
+}
+
+static bool emu_rec_bts(const struct emu_thread *th)
+{
+	return th->traced && th->on && th->format == emu_format_bts;
+}
+
+static void emu_bts_taken(struct emu_thread *th, uint64_t ip,
+			  uint64_t target)
+{
+	emu_bts_close(&th->bts, ip);
+	emu_bts_start(&th->bts, target);
+}
+
+void emu_rec_cond(struct emu_thread *th, uint64_t ip, bool taken,
+		  uint64_t target)
+{
+	th->last_exec = ip;
+	if (emu_rec_pt(th))
+		emu_pt_tnt(&th->pt, taken);
+	else if (emu_rec_bts(th) && taken)
+		emu_bts_taken(th, ip, target);
+}
+
+void emu_rec_ret(struct emu_thread *th, uint64_t ip, uint64_t target)
+{
+	th->last_exec = ip;
+	if (emu_rec_pt(th))
+		emu_pt_ret(&th->pt, target);
+	else if (emu_rec_bts(th))
+		emu_bts_taken(th, ip, target);
+}
+
+void emu_rec_indirect(struct emu_thread *th, uint64_t ip, uint64_t target,
+		      uint64_t nlip, bool call)
+{
+	th->last_exec = ip;
+	if (emu_rec_pt(th)) {
+		emu_pt_tip(&th->pt, target);
+		if (call)
+			emu_pt_call(&th->pt, nlip);
+	} else if (emu_rec_bts(th)) {
+		emu_bts_taken(th, ip, target);
+	}
+}
+
+void emu_rec_edge(struct emu_thread *th, const struct emu_edge *edge)
+{
+	th->last_exec = edge->from;
+	if (emu_rec_pt(th)) {
+		if (edge->call)
+			emu_pt_call(&th->pt, edge->from + edge->len);
+	} else if (emu_rec_bts(th)) {
+		emu_bts_taken(th, edge->from, edge->to);
+	}
+}
+
+void emu_rec_far_kernel(struct emu_thread *th, uint64_t ip,
+			uint64_t resume)
+{
+	th->last_exec = ip;
+	if (!th->traced || !th->on)
+		return;
+	if (th->format == emu_format_pt)
+		emu_pt_pgd(&th->pt);
+	else
+		emu_bts_close(&th->bts, ip);
+	th->on = false;
+	if (resume)
+		emu_rec_resume(th, resume);
+}
+
+void emu_rec_far(struct emu_thread *th, uint64_t ip, uint64_t target)
+{
+	th->last_exec = ip;
+	if (emu_rec_pt(th))
+		emu_pt_tip(&th->pt, target);
+	else if (emu_rec_bts(th))
+		emu_bts_taken(th, ip, target);
+}
+
+void emu_rec_interrupt(struct emu_thread *th, uint64_t ip, uint64_t prev)
+{
+	if (!th->traced || !th->on)
+		return;
+	if (th->format == emu_format_pt) {
+		emu_pt_fup(&th->pt, ip);
+		emu_pt_pgd(&th->pt);
+	} else if (th->bts.open) {
+		if (ip == th->bts.begin || !prev)
+			emu_bts_drop(&th->bts);
+		else
+			emu_bts_close(&th->bts, prev);
+	}
+	th->on = false;
+}
+
+void emu_rec_resume(struct emu_thread *th, uint64_t ip)
+{
+	if (!th->traced || th->on)
+		return;
+	th->on = true;
+	if (th->format == emu_format_bts) {
+		emu_bts_start(&th->bts, ip);
+		return;
+	}
+	if (emu_pt_psb_due(&th->pt))
+		emu_pt_psb(&th->pt, false, 0);
+	emu_pt_pge(&th->pt, ip);
+}
+
+void emu_rec_gap(struct emu_thread *th, uint64_t ip)
+{
+	th->gaps++;
+	if (!th->traced)
+		return;
+	if (th->format == emu_format_pt) {
+		if (th->on || ip)
+			emu_pt_ovf(&th->pt);
+		if (ip)
+			emu_pt_fup(&th->pt, ip);
+	} else {
+		emu_bts_drop(&th->bts);
+		if (ip)
+			emu_bts_start(&th->bts, ip);
+	}
+	th->on = ip != 0;
+}
+
+void emu_rec_psb(struct emu_thread *th, uint64_t ip)
+{
+	if (emu_rec_pt(th) && emu_pt_psb_due(&th->pt))
+		emu_pt_psb(&th->pt, true, ip);
+}
+
+void emu_rec_chain(struct emu_thread *th, uint8_t n)
+{
+	for (uint8_t i = 0; i < n; i++) {
+		const struct emu_link *link = &th->chain[i];
+
+		for (uint16_t e = 0; e < link->walk.nedges; e++)
+			emu_rec_edge(th, &link->edges[e]);
+		if (link->walk.ninsns)
+			th->last_exec = link->walk.last;
+		if (i + 1 < th->nchain) {
+			emu_rec_ret(th, link->walk.stop, link->ret_target);
+			th->followed++;
+		}
+	}
+}

@@ -1,0 +1,95 @@
+/* One thread as the engine tracks it: what it was resumed to do, and for
+   a traced thread its trace (PT packet writer and ring, BTS blocks).  */
+#ifndef NAT_EMU_EMU_THREAD_H
+#define NAT_EMU_EMU_THREAD_H
+
+#include "nat/emu/emu_bts.h"
+#include "nat/emu/emu_pt.h"
+#include "nat/emu/emu_ring.h"
+#include "nat/emu/emu_walk.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* One walk of a thread's path, and where its RET went if the path went
+   on through it.  */
+struct emu_link {
+	struct emu_walk walk;
+	struct emu_edge edges[emu_walk_max_edges];
+	uint64_t ret_target;
+	uint64_t rsp0;            /* RSP where the walk starts */
+};
+
+enum { emu_chain_links = 8 };
+
+/* What the thread is doing since the engine last resumed it.  */
+enum emu_mode {
+	emu_mode_stopped,    /* stopped, or resumed by someone else */
+	emu_mode_walk,       /* running CUR towards its stop */
+	emu_mode_step,       /* single-stepping STEP_INSN */
+	emu_mode_enter,      /* stepping into a signal handler */
+};
+
+struct emu_thread {
+	pid_t tid;
+	bool traced;
+	bool on;              /* between TIP.PGE and TIP.PGD */
+	uint8_t format;       /* enum emu_format */
+	uint8_t mode;         /* enum emu_mode */
+
+	/* emu_mode_walk: the path to the planted stop, copied (cache
+	   entries may go): walks joined by returns followed without a
+	   stop (the RET shortcut), the last one ending at the stop.  */
+	struct emu_link chain[emu_chain_links];
+	uint8_t nchain;
+
+	/* emu_mode_step.  */
+	struct emu_insn step_insn;
+	bool step_lifted;     /* the site's original byte is in memory */
+	bool step_user;       /* the caller asked for it: report after */
+	bool step_maps;       /* a syscall that may change the map */
+	uint64_t last_exec;   /* the last instruction known to have run */
+
+	struct emu_ring ring;
+	struct emu_pt pt;
+	struct emu_bts bts;
+	uint64_t stops, steps, gaps, followed;
+};
+
+/* Start TID's trace: a ring (or block ring) of SIZE and its first
+   PSB+.  */
+int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
+			  size_t size, uint32_t psb_period);
+void emu_thread_trace_fini(struct emu_thread *th);
+
+/* The recording primitives, no-ops unless the thread is traced and on;
+   each keeps PT and BTS in step.  */
+void emu_rec_cond(struct emu_thread *th, uint64_t ip, bool taken,
+		  uint64_t target);
+void emu_rec_ret(struct emu_thread *th, uint64_t ip, uint64_t target);
+void emu_rec_indirect(struct emu_thread *th, uint64_t ip, uint64_t target,
+		      uint64_t nlip, bool call);
+void emu_rec_edge(struct emu_thread *th, const struct emu_edge *edge);
+/* A far transfer at IP through the kernel, back in user space at
+   RESUME (0: not known yet; the thread stays off).  */
+void emu_rec_far_kernel(struct emu_thread *th, uint64_t ip,
+			uint64_t resume);
+/* A far transfer within user space.  */
+void emu_rec_far(struct emu_thread *th, uint64_t ip, uint64_t target);
+/* Execution is interrupted at IP (not run), PREV being the instruction
+   run before it (0 if unknown): FUP, TIP.PGD.  */
+void emu_rec_interrupt(struct emu_thread *th, uint64_t ip, uint64_t prev);
+/* Tracing resumes at IP (thread off).  */
+void emu_rec_resume(struct emu_thread *th, uint64_t ip);
+/* The emulator lost track; tracing resumes at IP (0: off until the
+   next resume).  */
+void emu_rec_gap(struct emu_thread *th, uint64_t ip);
+/* The thread ran links [0, N) of its chain entirely (each one's RET
+   included, except the last link's stop when N is the whole chain).  */
+void emu_rec_chain(struct emu_thread *th, uint8_t n);
+
+/* A periodic PSB+ if one is due, at IP.  */
+void emu_rec_psb(struct emu_thread *th, uint64_t ip);
+
+#endif

@@ -1,0 +1,338 @@
+/* Starting, attaching to, detaching from and killing inferiors.  */
+#define _GNU_SOURCE
+#include "nat/process.h"
+#include "nat/wait_status.h"
+#include "common/ps_buf.h"
+#include "common/ps_error.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/personality.h>
+#include <sys/ptrace.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int nat_target_init(struct nat_target *target)
+{
+	sigset_t mask;
+
+	memset(target, 0, sizeof(*target));
+	target->start.startup_with_shell = 1;
+	target->start.disable_randomization = 1;
+
+	/* SIGCHLD only through the signalfd, so waiting can also poll the
+	   client's socket.  */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
+		return -pse_io;
+	target->sigchld_fd = signalfd(-1, &mask, SFD_NONBLOCK | SFD_CLOEXEC);
+	return target->sigchld_fd < 0 ? -pse_io : 0;
+}
+
+void nat_target_fini(struct nat_target *target)
+{
+	while (target->procs)
+		nat_kill(target, target->procs->pid);
+	if (target->sigchld_fd >= 0)
+		close(target->sigchld_fd);
+}
+
+/* Options for every traced thread; EXITKILL only for processes ptstub
+   started, so an attached one outlives a crashed stub.  */
+static long nat_ptrace_options(int started)
+{
+	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
+		    PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE |
+		    PTRACE_O_TRACEEXEC;
+
+	return started ? opts | PTRACE_O_EXITKILL : opts;
+}
+
+/* Quote ARG for the shell the way gdbserver's startup-with-shell does:
+   a backslash before each character the shell would interpret.  */
+static int nat_shell_quote(struct ps_buf *cmd, const char *arg)
+{
+	static const char special[] = " \t\n'\"\\$`()<>|;&*?[]#~=%!{}^";
+	int err = 0;
+
+	if (!*arg)
+		return ps_buf_puts(cmd, "''");
+	for (; *arg && !err; arg++) {
+		if (strchr(special, *arg))
+			err = ps_buf_putc(cmd, '\\');
+		if (!err)
+			err = ps_buf_putc(cmd, *arg);
+	}
+	return err;
+}
+
+static void nat_child_exec(const struct nat_start_opts *opts,
+			   char *const argv[], int errfd)
+{
+	char *const *envp = opts->envp ? opts->envp : environ;
+	int err;
+
+	setpgid(0, 0);
+	if (opts->keep_stdio_free) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0) {
+			dup2(null, 0);
+			close(null);
+		}
+		dup2(2, 1);
+		if (write(2, "stdin/stdout redirected\n", 24) < 0)
+			_exit(126);
+	}
+	if (ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+		goto fail;
+	if (opts->disable_randomization)
+		personality(personality(0xffffffff) | ADDR_NO_RANDOMIZE);
+	if (opts->cwd && chdir(opts->cwd) < 0)
+		goto fail;
+
+	if (opts->startup_with_shell) {
+		const char *shell = opts->shell ? opts->shell : getenv("SHELL");
+		struct ps_buf cmd;
+		char *sh_argv[4];
+
+		if (!shell || !*shell)
+			shell = "/bin/sh";
+		ps_buf_init(&cmd);
+		ps_buf_puts(&cmd, "exec ");
+		for (int i = 0; argv[i]; i++) {
+			if (i)
+				ps_buf_putc(&cmd, ' ');
+			nat_shell_quote(&cmd, argv[i]);
+		}
+		sh_argv[0] = (char *) shell;
+		sh_argv[1] = "-c";
+		sh_argv[2] = cmd.data;
+		sh_argv[3] = NULL;
+		execve(shell, sh_argv, envp);
+	} else {
+		execvpe(argv[0], argv, envp);
+	}
+fail:
+	err = errno;
+	if (write(errfd, &err, sizeof(err)) < 0)
+		_exit(126);
+	_exit(127);
+}
+
+int nat_create_inferior(struct nat_target *target, char *const argv[],
+			pid_t *pidp, int *status)
+{
+	int pipefd[2], child_errno = 0, traps, ws;
+	struct nat_process *proc;
+	struct nat_thread *thread;
+	pid_t pid;
+	ssize_t n;
+
+	*status = 0;
+	if (pipe2(pipefd, O_CLOEXEC) < 0)
+		return -pse_io;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(pipefd[0]);
+		close(pipefd[1]);
+		return -pse_io;
+	}
+	if (pid == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(pipefd[0]);
+		nat_child_exec(&target->start, argv, pipefd[1]);
+	}
+	close(pipefd[1]);
+	n = read(pipefd[0], &child_errno, sizeof(child_errno));
+	close(pipefd[0]);
+
+	/* The shell's exec, then the program's, each stop with SIGTRAP.  */
+	traps = target->start.startup_with_shell ? 2 : 1;
+	for (int seen = 0; seen < traps;) {
+		if (nat_waitpid(pid, &ws, 0) < 0)
+			return -pse_io;
+		if (WIFEXITED(ws) || WIFSIGNALED(ws)) {
+			*status = WIFEXITED(ws) ? WEXITSTATUS(ws)
+						: 128 + WTERMSIG(ws);
+			errno = n == sizeof(child_errno) ? child_errno : 0;
+			return -pse_noproc;
+		}
+		if (WSTOPSIG(ws) == SIGTRAP) {
+			if (++seen == 1)
+				ptrace(PTRACE_SETOPTIONS, pid, 0,
+				       nat_ptrace_options(1));
+			if (seen == traps)
+				break;
+		}
+		/* Anything else during startup goes back to the program.  */
+		ptrace(PTRACE_CONT, pid, 0,
+		       WSTOPSIG(ws) == SIGTRAP ? 0 : WSTOPSIG(ws));
+	}
+
+	proc = nat_add_process(target, pid);
+	thread = proc ? nat_add_thread(proc, pid) : NULL;
+	if (!thread) {
+		kill(pid, SIGKILL);
+		return -pse_nomem;
+	}
+	nat_debug(target, "created process %d", (int) pid);
+	*pidp = pid;
+	return 0;
+}
+
+/* Attach to thread TID and collect its SIGSTOP; a different stop is
+   kept to be delivered when it runs.  */
+static int nat_attach_thread(struct nat_process *proc, pid_t tid)
+{
+	struct nat_thread *thread;
+	int ws;
+
+	if (ptrace(PTRACE_ATTACH, tid, 0, 0) < 0)
+		return errno == EPERM ? -pse_perm : -pse_noproc;
+	thread = nat_add_thread(proc, tid);
+	if (!thread)
+		return -pse_nomem;
+	for (;;) {
+		if (nat_waitpid(tid, &ws, 0) < 0)
+			return -pse_noproc;
+		if (!WIFSTOPPED(ws))
+			return -pse_noproc;
+		if (WSTOPSIG(ws) == SIGSTOP)
+			break;
+		thread->deliver_sig = WSTOPSIG(ws);
+		ptrace(PTRACE_CONT, tid, 0, 0);
+	}
+	ptrace(PTRACE_SETOPTIONS, tid, 0, nat_ptrace_options(0));
+	return 0;
+}
+
+int nat_attach(struct nat_target *target, pid_t pid)
+{
+	struct nat_process *proc;
+	int err, added;
+	char path[64];
+
+	if (nat_find_process(target, pid))
+		return -pse_exists;
+	proc = nat_add_process(target, pid);
+	if (!proc)
+		return -pse_nomem;
+	proc->attached = 1;
+
+	err = nat_attach_thread(proc, pid);
+	if (err < 0) {
+		int saved = errno;
+
+		nat_remove_process(target, proc);
+		errno = saved;
+		return err;
+	}
+
+	/* Threads may be created while we attach: rescan until stable.  */
+	snprintf(path, sizeof(path), "/proc/%d/task", (int) pid);
+	do {
+		DIR *dir = opendir(path);
+		struct dirent *ent;
+
+		added = 0;
+		if (!dir)
+			break;
+		while ((ent = readdir(dir))) {
+			pid_t tid = (pid_t) atoi(ent->d_name);
+
+			if (tid <= 0 || nat_find_thread(target, pid, tid))
+				continue;
+			if (nat_attach_thread(proc, tid) == 0)
+				added = 1;
+		}
+		closedir(dir);
+	} while (added);
+
+	nat_debug(target, "attached to process %d", (int) pid);
+	return 0;
+}
+
+/* Undo everything ptstub changed in PROC's memory and registers.  */
+static void nat_clean_process(struct nat_process *proc)
+{
+	int3_remove_all(&proc->int3s, &proc->mem, ~0u);
+	for (struct nat_thread *t = proc->threads; t; t = t->next)
+		nat_debugregs_clear(t->tid);
+}
+
+int nat_detach(struct nat_target *target, pid_t pid)
+{
+	struct nat_process *proc = nat_find_process(target, pid);
+
+	if (!proc)
+		return -pse_noproc;
+	nat_clean_process(proc);
+	for (struct nat_thread *t = proc->threads; t; t = t->next) {
+		int sig = t->deliver_sig;
+
+		nat_thread_flush_regs(t);
+		/* A signal it stopped with that the client never saw is
+		   still the program's.  */
+		if (t->has_pending && WIFSTOPPED(t->pending_status) &&
+		    WSTOPSIG(t->pending_status) != SIGTRAP &&
+		    WSTOPSIG(t->pending_status) != SIGSTOP &&
+		    (t->pending_status >> 16) == 0)
+			sig = WSTOPSIG(t->pending_status);
+		/* Our SIGSTOP still queued would leave it stopped.  */
+		if (t->stop_expected)
+			syscall(SYS_tgkill, pid, t->tid, SIGCONT);
+		ptrace(PTRACE_DETACH, t->tid, 0, sig);
+	}
+	nat_debug(target, "detached from process %d", (int) pid);
+	nat_remove_process(target, proc);
+	return 0;
+}
+
+int nat_kill(struct nat_target *target, pid_t pid)
+{
+	struct nat_process *proc = nat_find_process(target, pid);
+	int ws;
+
+	if (!proc)
+		return -pse_noproc;
+	kill(pid, SIGKILL);
+	/* Reap every thread, the leader last, so no zombie is left.  */
+	for (struct nat_thread *t = proc->threads; t; t = t->next) {
+		if (t->tid == pid)
+			continue;
+		while (nat_waitpid(t->tid, &ws, 0) == 0 && WIFSTOPPED(ws))
+			;
+	}
+	while (nat_waitpid(pid, &ws, 0) == 0 && WIFSTOPPED(ws))
+		;
+	nat_debug(target, "killed process %d", (int) pid);
+	nat_remove_process(target, proc);
+	return 0;
+}
+
+int nat_interrupt(struct nat_target *target)
+{
+	struct nat_process *proc = target->procs;
+
+	if (!proc)
+		return -pse_noproc;
+	/* As gdbserver: the whole process group of a program we started.  */
+	if (!proc->attached && kill(-proc->pid, SIGINT) == 0)
+		return 0;
+	return kill(proc->pid, SIGINT) < 0 ? -pse_noproc : 0;
+}

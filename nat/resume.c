@@ -1,0 +1,91 @@
+/* Resuming threads as the client's vCont actions say.  */
+#include "nat/process.h"
+#include "nat/emu/emu.h"
+#include "nat/wait_status.h"
+#include "common/ps_error.h"
+
+#include <errno.h>
+#include <sys/ptrace.h>
+
+int nat_thread_resume(struct nat_thread *thread, enum nat_resume_kind kind,
+		      int sig)
+{
+	int request = kind == nat_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT;
+	int err;
+
+	err = nat_thread_flush_regs(thread);
+	if (err < 0)
+		return err;
+	if (!sig) {
+		sig = thread->deliver_sig;
+		thread->deliver_sig = 0;
+	}
+	/* Under the emulator, the engine says how the thread runs.  */
+	if (thread->proc->emu) {
+		enum emu_resume how;
+
+		err = emu_prepare(thread->proc->emu, thread->tid, sig,
+				  kind == nat_resume_step, &how);
+		if (err < 0)
+			return err;
+		request = how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT;
+	}
+	if (ptrace(request, thread->tid, 0, sig) < 0)
+		return -pse_nothread;
+	thread->state = nat_thread_running;
+	thread->stepping = kind == nat_resume_step;
+	thread->regs_valid = 0;
+	return 0;
+}
+
+static const struct nat_resume *nat_match(const struct nat_thread *thread,
+					  const struct nat_resume *actions,
+					  size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		const struct nat_resume *a = &actions[i];
+
+		if (a->pid != -1 && a->pid != thread->proc->pid)
+			continue;
+		if (a->tid != -1 && a->tid != thread->tid)
+			continue;
+		return a;
+	}
+	return NULL;
+}
+
+int nat_resume(struct nat_target *target, const struct nat_resume *actions,
+	       size_t count)
+{
+	int any_pending = 0, err = 0;
+
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			const struct nat_resume *a = nat_match(t, actions, count);
+
+			t->resumed = a && a->kind != nat_resume_stop;
+			if (!t->resumed)
+				continue;
+			t->resume_kind = a->kind;
+			t->stepping = a->kind == nat_resume_step;
+			if (a->sig)
+				t->deliver_sig = a->sig;
+			if (t->has_pending)
+				any_pending = 1;
+		}
+
+	/* An event already taken is reported before anything runs, as in
+	   gdbserver: the client then sees events in the order they came.  */
+	if (any_pending)
+		return 0;
+
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			if (!t->resumed || t->state == nat_thread_running)
+				continue;
+			int e = nat_thread_resume(t, t->resume_kind, 0);
+			if (e < 0 && !err)
+				err = e;
+		}
+	return err;
+}

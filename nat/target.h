@@ -1,0 +1,235 @@
+/* The Linux native target: the processes and threads ptstub controls
+   through ptrace, with gdbserver's all-stop semantics.  The server layer
+   above speaks only to this interface.  */
+#ifndef NAT_TARGET_H
+#define NAT_TARGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "nat/debugregs.h"
+#include "nat/int3_table.h"
+#include "nat/mem.h"
+
+struct amd64_regs;
+struct emu;
+struct nat_btrace;
+
+/* Why a thread stopped, as far as the client is told.  */
+enum nat_stop_reason {
+	nat_stop_none,
+	nat_stop_swbreak,   /* one of GDB's int3s; PC is already backed up */
+	nat_stop_hwbreak,   /* a debug-register breakpoint */
+	nat_stop_watch,     /* a write watchpoint; data_addr says where */
+	nat_stop_rwatch,
+	nat_stop_awatch,
+	nat_stop_step,      /* a single-step completed */
+};
+
+enum nat_event_kind {
+	nat_ev_stopped,     /* sig says which signal (host numbering) */
+	nat_ev_exited,      /* status is the exit code */
+	nat_ev_signalled,   /* sig killed it */
+	nat_ev_forked,      /* child is the new process, stopped */
+	nat_ev_vforked,
+	nat_ev_vfork_done,
+	nat_ev_execd,       /* path is the new image */
+	nat_ev_no_resumed,  /* nothing left running to wait for */
+};
+
+struct nat_event {
+	enum nat_event_kind kind;
+	pid_t pid, tid;
+	int sig;
+	int status;
+	pid_t child;
+	enum nat_stop_reason reason;
+	uint64_t data_addr;
+	char path[4096];
+};
+
+enum nat_resume_kind {
+	nat_resume_cont,
+	nat_resume_step,
+	nat_resume_stop,
+};
+
+enum nat_thread_state {
+	nat_thread_stopped,
+	nat_thread_running,
+};
+
+struct nat_process;
+
+struct nat_thread {
+	pid_t tid;
+	struct nat_process *proc;
+	enum nat_thread_state state;
+
+	/* A wait status taken from the kernel but not yet reported.  */
+	int has_pending;
+	int pending_status;
+	enum nat_stop_reason pending_reason;
+	uint64_t pending_data_addr;
+	uint64_t pending_pc;   /* for a swbreak: the site's address */
+	pid_t pending_child;   /* for a fork or vfork event */
+
+	/* We sent it a SIGSTOP that it has not reported yet.  */
+	int stop_expected;
+	/* The client resumed it last time (vCont named it).  */
+	int resumed;
+	enum nat_resume_kind resume_kind;
+	/* Its last resume was a single-step.  */
+	int stepping;
+	/* A signal to deliver when it next runs, without a report.  */
+	int deliver_sig;
+	/* Its debug registers lag behind the process's wanted state.  */
+	int dr_stale;
+
+	/* Fetched on demand after a stop; written back before it runs.  */
+	struct amd64_regs *regs;
+	int regs_valid;
+
+	/* Its branch trace, when the client enabled one.  */
+	struct nat_btrace *btrace;
+
+	struct nat_thread *next;
+};
+
+struct nat_process {
+	pid_t pid;
+	int attached;       /* attached to (detach on exit), not started */
+	int exited;
+	struct nat_thread *threads;
+	struct nat_mem mem;
+	struct int3_table int3s;
+	struct nat_debugregs dr;
+	pid_t vfork_parent; /* for a vfork child: whose memory it shares */
+	/* The trace emulator, while any thread is traced through it (a
+	   vfork child borrows its parent's: they share the memory).  */
+	struct emu *emu;
+	int emu_borrowed;
+	struct nat_process *next;
+};
+
+/* How ptstub starts programs.  */
+struct nat_start_opts {
+	int disable_randomization;
+	int startup_with_shell;
+	const char *shell;          /* NULL: $SHELL, else /bin/sh */
+	const char *cwd;            /* NULL: ptstub's own */
+	char *const *envp;          /* NULL: ptstub's own environment */
+	/* The client talks over our stdin/stdout: the program gets
+	   /dev/null and our stderr instead.  */
+	int keep_stdio_free;
+};
+
+struct nat_target {
+	struct nat_process *procs;
+	struct nat_start_opts start;
+
+	/* Which events the client asked to see (qSupported).  */
+	int report_fork, report_vfork, report_exec;
+
+	/* Host signals to deliver without a stop (QPassSignals).  */
+	uint8_t pass_signals[65];
+
+	int sigchld_fd;       /* signalfd for SIGCHLD */
+	int btrace_policy;    /* enum nat_btrace_policy */
+
+	/* Stops of threads not known yet: a new thread or fork child can
+	   report before its parent's event names it.  */
+	struct { pid_t tid; int status; } orphans[64];
+	unsigned norphans;
+	FILE *debug;          /* --debug log, or NULL */
+};
+
+
+/* Resume requests, in the order vCont lists them: the first that
+   matches a thread applies.  */
+struct nat_resume {
+	pid_t pid;          /* -1: every process */
+	pid_t tid;          /* -1: every thread of pid */
+	enum nat_resume_kind kind;
+	int sig;            /* host signal to deliver, or 0 */
+};
+
+/* While nat_wait blocks, it polls FD too; when FD is readable it calls
+   READABLE, which returns 1 to interrupt the inferior, 0 to go on, or
+   a negative error to stop waiting (the client went away).  */
+struct nat_wait_hook {
+	int fd;
+	int (*readable)(void *ctx);
+	void *ctx;
+};
+
+int nat_target_init(struct nat_target *target);
+void nat_target_fini(struct nat_target *target);
+
+/* Start ARGV[0] with ARGV, stopped at its first instruction.  On a
+   program that cannot be started, -pse_noproc and *STATUS its exit code
+   (127 for not found, as a shell says).  */
+int nat_create_inferior(struct nat_target *target, char *const argv[],
+			pid_t *pid, int *status);
+
+/* Attach to every thread of PID and stop them.  */
+int nat_attach(struct nat_target *target, pid_t pid);
+
+/* Let PID go: remove planted int3s and debug registers, detach every
+   thread (delivering pending signals), forget it.  */
+int nat_detach(struct nat_target *target, pid_t pid);
+
+/* Kill PID and reap it.  */
+int nat_kill(struct nat_target *target, pid_t pid);
+
+int nat_resume(struct nat_target *target, const struct nat_resume *actions,
+	       size_t count);
+
+/* Wait for the next event to report; all threads are stopped when it
+   returns (all-stop).  -pse_eof if the hook saw the client leave.  */
+int nat_wait(struct nat_target *target, struct nat_event *event,
+	     const struct nat_wait_hook *hook);
+
+/* Stop every running thread quietly (the client left while it ran);
+   what they report meanwhile stays pending.  */
+void nat_stop(struct nat_target *target);
+
+/* Stop the inferior as a Ctrl-C would: SIGINT to the first process.  */
+int nat_interrupt(struct nat_target *target);
+
+struct nat_process *nat_find_process(struct nat_target *target, pid_t pid);
+struct nat_thread *nat_find_thread(struct nat_target *target, pid_t pid,
+				   pid_t tid);
+struct nat_process *nat_first_process(struct nat_target *target);
+
+/* The thread's registers, fetched on first use after a stop.  */
+int nat_thread_regs(struct nat_thread *thread, struct amd64_regs **regs);
+
+/* Memory as the client sees it: planted int3s shadowed.  */
+long nat_read_memory(struct nat_process *proc, uint64_t addr, void *buf,
+		     size_t len);
+int nat_write_memory(struct nat_process *proc, uint64_t addr,
+		     const void *buf, size_t len);
+
+int nat_insert_breakpoint(struct nat_process *proc, uint64_t addr);
+int nat_remove_breakpoint(struct nat_process *proc, uint64_t addr);
+
+/* Debug-register breakpoints and watchpoints, for every thread.  */
+int nat_insert_hw_point(struct nat_process *proc, enum nat_dr_kind kind,
+			uint64_t addr, size_t len);
+int nat_remove_hw_point(struct nat_process *proc, enum nat_dr_kind kind,
+			uint64_t addr, size_t len);
+
+/* The XSAVE features the thread's registers have (XCR0), which decide
+   the target description.  */
+int nat_thread_xcr0(struct nat_thread *thread, uint64_t *xcr0);
+
+/* A thread's last signal info (PTRACE_GETSIGINFO / SETSIGINFO), in the
+   kernel's 128-byte layout.  */
+int nat_thread_siginfo(struct nat_thread *thread, void *buf, size_t len);
+int nat_thread_set_siginfo(struct nat_thread *thread, const void *buf,
+			   size_t len);
+
+#endif

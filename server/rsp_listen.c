@@ -1,0 +1,235 @@
+#define _GNU_SOURCE
+#include "server/rsp_listen.h"
+#include "common/ps_error.h"
+
+#include <errno.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+void rsp_listen_init(struct rsp_listener *l)
+{
+	l->fd = -1;
+	l->port = -1;
+	l->stdio = 0;
+}
+
+void rsp_listen_close(struct rsp_listener *l)
+{
+	if (l->fd >= 0)
+		close(l->fd);
+	l->fd = -1;
+	l->port = -1;
+}
+
+void rsp_listen_fini(struct rsp_listener *l)
+{
+	rsp_listen_close(l);
+	l->stdio = 0;
+}
+
+int rsp_listen_is_stdio(const struct rsp_listener *l)
+{
+	return l->stdio;
+}
+
+int rsp_listen_port(const struct rsp_listener *l)
+{
+	return l->fd >= 0 ? l->port : -pse_invalid;
+}
+
+/* Split COMM into host (empty for none), port text and address family.  */
+static int split_comm(const char *comm, char *host, size_t hostlen,
+		      const char **port, int *family)
+{
+	const char *colon;
+	size_t n;
+
+	*family = AF_UNSPEC;
+	if (!strncmp(comm, "tcp:", 4)) {
+		comm += 4;
+	} else if (!strncmp(comm, "tcp4:", 5)) {
+		comm += 5;
+		*family = AF_INET;
+	} else if (!strncmp(comm, "tcp6:", 5)) {
+		comm += 5;
+		*family = AF_INET6;
+	}
+
+	if (comm[0] == '[') {
+		const char *close = strchr(comm, ']');
+
+		if (!close || close[1] != ':')
+			return -pse_invalid;
+		n = (size_t) (close - comm - 1);
+		comm++;
+		colon = close + 1;
+	} else {
+		colon = strrchr(comm, ':');
+		n = colon ? (size_t) (colon - comm) : 0;
+	}
+	if (n >= hostlen)
+		return -pse_invalid;
+	memcpy(host, comm, n);
+	host[n] = '\0';
+	*port = colon ? colon + 1 : comm;
+	return 0;
+}
+
+static int parse_port(const char *text)
+{
+	char *end;
+	long v;
+
+	if (!*text || strspn(text, "0123456789") != strlen(text))
+		return -pse_invalid;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || v > 65535)
+		return -pse_invalid;
+	return (int) v;
+}
+
+/* One bind attempt; returns the socket or a negative ps code.  */
+static int bind_one(const struct addrinfo *ai)
+{
+	int fd, one = 1, err;
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+	if (fd < 0)
+		return -pse_io;
+	/* Restarting the stub must not wait out TIME_WAIT of the last
+	   session; a live listener still makes bind fail.  */
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && listen(fd, 1) == 0)
+		return fd;
+	err = errno == EADDRINUSE ? -pse_busy : -pse_io;
+	{
+		int saved = errno;
+
+		close(fd);
+		errno = saved;
+	}
+	return err;
+}
+
+static int bound_port(int fd)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (getsockname(fd, (struct sockaddr *) &ss, &len) < 0)
+		return -pse_io;
+	if (ss.ss_family == AF_INET)
+		return ntohs(((struct sockaddr_in *) &ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *) &ss)->sin6_port);
+	return -pse_io;
+}
+
+int rsp_listen_open(struct rsp_listener *l, const char *comm)
+{
+	struct addrinfo hints, *res, *ai;
+	char host[256];
+	const char *port;
+	int family, err, fd = -pse_io, saved = 0;
+
+	rsp_listen_close(l);
+	l->stdio = 0;
+	if (!strcmp(comm, "-") || !strcmp(comm, "stdio")) {
+		l->stdio = 1;
+		return 0;
+	}
+	err = split_comm(comm, host, sizeof(host), &port, &family);
+	if (err < 0)
+		return err;
+	err = parse_port(port);
+	if (err < 0)
+		return err;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = family;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_NUMERICSERV;
+	if (!host[0])
+		strcpy(host, family == AF_INET6 ? "::1" : "127.0.0.1");
+	err = getaddrinfo(host, port, &hints, &res);
+	if (err == EAI_SYSTEM)
+		return -pse_io;
+	if (err)
+		return err == EAI_MEMORY ? -pse_nomem : -pse_notfound;
+
+	/* The first address that binds wins, as gdbserver does; "in use"
+	   is reported only if no address could be bound at all.  */
+	for (ai = res; ai; ai = ai->ai_next) {
+		fd = bind_one(ai);
+		if (fd >= 0)
+			break;
+		if (fd == -pse_busy || !saved)
+			saved = fd;
+	}
+	{
+		int bind_errno = errno;
+
+		freeaddrinfo(res);
+		errno = bind_errno;
+	}
+	if (fd < 0)
+		return saved ? saved : fd;
+
+	err = bound_port(fd);
+	if (err < 0) {
+		close(fd);
+		return err;
+	}
+	l->fd = fd;
+	l->port = err;
+	return 0;
+}
+
+int rsp_listen_accept(struct rsp_listener *l, int *fd, char *host,
+		      size_t hostlen, int *port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	char serv[16];
+	int s, one = 1;
+
+	if (l->fd < 0)
+		return -pse_invalid;
+	do {
+		len = sizeof(ss);
+		s = accept4(l->fd, (struct sockaddr *) &ss, &len,
+			    SOCK_CLOEXEC);
+	} while (s < 0 && (errno == EINTR || errno == ECONNABORTED));
+	if (s < 0)
+		return -pse_io;
+	/* Packets are small and each waits for an answer: Nagle would
+	   only add latency.  */
+	setsockopt(s, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+
+	if (host || port) {
+		char h[NI_MAXHOST];
+
+		if (getnameinfo((struct sockaddr *) &ss, len, h, sizeof(h),
+				serv, sizeof(serv),
+				NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
+			strcpy(h, "?");
+			strcpy(serv, "0");
+		}
+		if (host && hostlen) {
+			strncpy(host, h, hostlen - 1);
+			host[hostlen - 1] = '\0';
+		}
+		if (port)
+			*port = atoi(serv);
+	}
+	*fd = s;
+	return 0;
+}

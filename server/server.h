@@ -1,0 +1,138 @@
+/* The RSP server: one client connection's state, and the handlers of
+   each packet family.  Handlers build their reply in srv->reply and
+   return one of enum srv_result (or a negative error, answered E.text).  */
+#ifndef SERVER_SERVER_H
+#define SERVER_SERVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/ps_buf.h"
+#include "nat/target.h"
+#include "server/hostio.h"
+#include "server/rsp_conn.h"
+#include "server/rsp_parse.h"
+
+/* The PacketSize we advertise (and so the largest reply we build).  */
+#define SRV_PACKET_SIZE 0x20000
+
+enum srv_result {
+	srv_reply = 0,       /* send srv->reply */
+	srv_resumed,         /* the inferior runs: send a stop reply later */
+	srv_no_reply,        /* send nothing (k in plain remote) */
+};
+
+struct srv_options {
+	int once;
+	int multi;            /* --multi: extended-remote from the start */
+	int debug;
+	int remote_debug;
+	FILE *debug_file;
+	int stdio;            /* the connection is our stdin/stdout */
+};
+
+struct srv {
+	struct rsp_conn *conn;
+	struct nat_target *target;
+	struct hostio hostio;
+	const struct srv_options *opts;
+
+	/* What the client said it understands (qSupported).  */
+	int multiprocess;
+	int swbreak, hwbreak;
+	int no_resumed;
+
+	int extended;         /* '!' was sent, or --multi */
+	int running;          /* resumed, stop reply not yet sent */
+	int disconnect;       /* D / k ended this connection */
+	int exit_server;      /* monitor exit, or k without --multi */
+
+	struct rsp_ptid general;   /* Hg: registers, memory */
+	struct rsp_ptid cont;      /* Hc: old-style c/s */
+
+	struct nat_event last;     /* the last stop reported, for '?' */
+	int have_last;
+
+	/* vRun's program when the client names none.  */
+	char **program_argv;
+
+	/* Environment and startup settings for vRun (QEnvironment*...).  */
+	char **env;
+	size_t nenv;
+	char *cwd;
+
+	/* Buffer sizes for the next Qbtrace (Qbtrace-conf).  */
+	size_t btrace_bts_size, btrace_pt_size;
+
+	/* The object a chunked qXfer read is serving.  */
+	struct ps_buf xfer;
+	char xfer_object[32];
+	char xfer_annex[256];
+
+	struct ps_buf reply;
+	struct ps_buf scratch;
+};
+
+/* The server lives as long as ptstub; connections come and go.  */
+int srv_init(struct srv *srv, struct nat_target *target,
+	     const struct srv_options *opts);
+void srv_fini(struct srv *srv);
+
+/* Serve CONN's packets until the client disconnects or asks ptstub to
+   exit; what the client negotiated ends with the connection.  */
+int srv_serve(struct srv *srv, struct rsp_conn *conn);
+
+/* Handle one packet.  */
+int srv_dispatch(struct srv *srv, const char *pkt, size_t len);
+
+/* Reply "E.<text>" for error code ERR.  */
+int srv_error(struct srv *srv, int err);
+int srv_error_text(struct srv *srv, const char *text);
+
+/* The process and thread the client's Hg selects (resolving any/all to
+   the first); NULL when there is none.  */
+struct nat_process *srv_general_process(struct srv *srv);
+struct nat_thread *srv_general_thread(struct srv *srv);
+
+/* Write the stop reply for EVENT into srv->reply.  */
+int srv_stop_reply(struct srv *srv, const struct nat_event *event);
+
+/* Wait for the inferior's next event and send its stop reply.  */
+int srv_wait_and_reply(struct srv *srv);
+
+/* Packet families, each in its own file.  */
+int srv_handle_general(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_query(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_regs(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_memory(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_break(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_threads(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_resume(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_process(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_qxfer(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_settings(struct srv *srv, const char *pkt, size_t len);
+int srv_handle_btrace(struct srv *srv, const char *pkt, size_t len);
+
+/* Build the btrace or btrace-conf object for qXfer; on failure the
+   E reply is already in srv->reply.  */
+int srv_btrace_object(struct srv *srv, const char *object, const char *annex,
+		      struct ps_buf *out);
+
+/* Start ARGV for the client (vRun, or the command line); its first
+   stop becomes the last event.  */
+int srv_start_program(struct srv *srv, char *const argv[]);
+
+/* Attach to PID (vAttach, or --attach), likewise.  */
+int srv_attach_program(struct srv *srv, pid_t pid);
+
+void srv_settings_fini(struct srv *srv);
+
+/* Send TEXT to GDB's console (an O packet).  */
+int srv_console(struct srv *srv, const char *text);
+
+/* Whether PKT (LEN bytes) starts with PREFIX.  */
+int srv_prefix(const char *pkt, size_t len, const char *prefix);
+
+#endif

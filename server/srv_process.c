@@ -1,0 +1,211 @@
+/* Process lifecycle packets: !, vRun, vAttach, vKill, k and D.  */
+#include "server/server.h"
+#include "common/ps_error.h"
+#include "common/ps_hex.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int srv_ok(struct srv *srv)
+{
+	ps_buf_puts(&srv->reply, "OK");
+	return srv_reply;
+}
+
+/* The first stop of a process just started or attached is SIGTRAP, as
+   gdbserver pretends for attach too.  */
+static void srv_first_stop(struct srv *srv, pid_t pid)
+{
+	memset(&srv->last, 0, sizeof(srv->last));
+	srv->last.kind = nat_ev_stopped;
+	srv->last.pid = pid;
+	srv->last.tid = pid;
+	srv->last.sig = 5;  /* SIGTRAP on Linux and on the wire alike */
+	srv->have_last = 1;
+	srv->general.pid = pid;
+	srv->general.tid = pid;
+}
+
+int srv_start_program(struct srv *srv, char *const argv[])
+{
+	int status = 0, err;
+	pid_t pid;
+
+	err = nat_create_inferior(srv->target, argv, &pid, &status);
+	if (err == -pse_noproc) {
+		fprintf(stderr, "During startup program exited with code %d.\n",
+			status);
+		return err;
+	}
+	if (err < 0) {
+		fprintf(stderr, "Cannot start %s: %s.\n", argv[0],
+			ps_errstr(err));
+		return err;
+	}
+	fprintf(stderr, "Process %s created; pid = %d\n", argv[0], (int) pid);
+	srv_first_stop(srv, pid);
+	return 0;
+}
+
+static int srv_vrun(struct srv *srv, const char *pkt, size_t len)
+{
+	const char *p = pkt + strlen("vRun;"), *end = pkt + len;
+	struct ps_buf args;
+	char **argv = NULL;
+	size_t argc = 0;
+	int err = 0;
+
+	ps_buf_init(&args);
+	/* Arguments are hex, separated by ';'; keep them NUL-separated.  */
+	for (;;) {
+		const char *field;
+		size_t flen;
+		int more = rsp_next_field(&p, end, ';', &field, &flen);
+		const char *q = field;
+
+		if (more != 1)
+			break;
+		if (rsp_parse_hex_string(&q, field + flen, &args) < 0 ||
+		    q != field + flen) {
+			err = -pse_invalid;
+			goto out;
+		}
+		ps_buf_putc(&args, '\0');
+		argc++;
+	}
+	if (!argc) {
+		err = -pse_invalid;
+		goto out;
+	}
+	argv = calloc(argc + 1, sizeof(*argv));
+	if (!argv) {
+		err = -pse_nomem;
+		goto out;
+	}
+	for (size_t i = 0, off = 0; i < argc; i++) {
+		argv[i] = args.data + off;
+		off += strlen(argv[i]) + 1;
+	}
+	/* An empty name means the program ptstub was started with.  */
+	if (!*argv[0]) {
+		if (!srv->program_argv || !srv->program_argv[0]) {
+			err = srv_error_text(srv, "No program to run.");
+			goto out;
+		}
+		argv[0] = srv->program_argv[0];
+	}
+	ps_buf_reset(&srv->reply);
+	err = srv_start_program(srv, argv);
+	if (err < 0)
+		err = srv_error_text(srv, "Failed to start program.");
+	else
+		err = srv_stop_reply(srv, &srv->last) < 0 ? -pse_internal
+							   : srv_reply;
+out:
+	free(argv);
+	ps_buf_fini(&args);
+	return err;
+}
+
+static int srv_parse_pid(const char *p, const char *end, pid_t *pid)
+{
+	uint64_t v;
+
+	if (ps_hex_parse_u64(&p, end, &v) < 0 || p != end || !v ||
+	    v > 0x7fffffff)
+		return -pse_invalid;
+	*pid = (pid_t) v;
+	return 0;
+}
+
+int srv_attach_program(struct srv *srv, pid_t pid)
+{
+	int err = nat_attach(srv->target, pid);
+
+	if (err < 0) {
+		fprintf(stderr, "Cannot attach to process %d: %s (%d)\n",
+			(int) pid, strerror(errno), errno);
+		return err;
+	}
+	fprintf(stderr, "Attached; pid = %d\n", (int) pid);
+	srv_first_stop(srv, pid);
+	return 0;
+}
+
+static int srv_vattach(struct srv *srv, const char *pkt, size_t len)
+{
+	pid_t pid;
+
+	if (srv_parse_pid(pkt + strlen("vAttach;"), pkt + len, &pid) < 0)
+		return -pse_invalid;
+	if (srv_attach_program(srv, pid) < 0)
+		return srv_error_text(srv, "Cannot attach to process.");
+	return srv_stop_reply(srv, &srv->last) < 0 ? -pse_internal : srv_reply;
+}
+
+/* With no process left and no extended protocol, there is nothing more
+   to debug: gdbserver exits then too.  */
+static void srv_maybe_exit(struct srv *srv)
+{
+	if (!srv->extended && !nat_first_process(srv->target))
+		srv->exit_server = 1;
+}
+
+static int srv_detach(struct srv *srv, const char *pkt, size_t len)
+{
+	const char *p = pkt + 1, *end = pkt + len;
+	pid_t pid = 0;
+
+	if (p < end) {
+		if (*p != ';' || srv_parse_pid(p + 1, end, &pid) < 0)
+			return -pse_invalid;
+	}
+	if (!pid) {
+		struct nat_process *proc = srv_general_process(srv);
+
+		if (!proc)
+			return srv_error_text(srv, "No process.");
+		pid = proc->pid;
+	}
+	fprintf(stderr, "Detaching from process %d\n", (int) pid);
+	if (nat_detach(srv->target, pid) < 0)
+		return srv_error_text(srv, "No such process.");
+	srv_maybe_exit(srv);
+	return srv_ok(srv);
+}
+
+int srv_handle_process(struct srv *srv, const char *pkt, size_t len)
+{
+	switch (pkt[0]) {
+	case '!':
+		srv->extended = 1;
+		return srv_ok(srv);
+	case 'k':
+		while (nat_first_process(srv->target))
+			nat_kill(srv->target, nat_first_process(srv->target)->pid);
+		srv->have_last = 0;
+		/* In plain remote, k ends the session without a reply.  */
+		if (!srv->extended) {
+			srv->exit_server = 1;
+			return srv_no_reply;
+		}
+		return srv_ok(srv);
+	case 'D':
+		return srv_detach(srv, pkt, len);
+	}
+	if (srv_prefix(pkt, len, "vRun;"))
+		return srv_vrun(srv, pkt, len);
+	if (srv_prefix(pkt, len, "vAttach;"))
+		return srv_vattach(srv, pkt, len);
+	if (srv_prefix(pkt, len, "vKill;")) {
+		pid_t pid;
+
+		if (srv_parse_pid(pkt + strlen("vKill;"), pkt + len, &pid) < 0)
+			return -pse_invalid;
+		if (nat_kill(srv->target, pid) < 0)
+			return srv_error_text(srv, "No such process.");
+		return srv_ok(srv);
+	}
+	return srv_reply;
+}

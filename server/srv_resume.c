@@ -1,0 +1,133 @@
+/* vCont?, vCont and the old c, C, s, S packets.  */
+#include "server/server.h"
+#include "common/gdb_signals.h"
+#include "common/ps_error.h"
+#include "common/ps_hex.h"
+
+#include <string.h>
+
+#define SRV_MAX_ACTIONS 64
+
+/* A protocol thread id as a resume target: "all" is -1, a bare thread
+   (no process) matches in any process.  */
+static void srv_resume_target(struct rsp_ptid ptid, struct nat_resume *a)
+{
+	a->pid = ptid.pid > 0 ? (pid_t) ptid.pid : -1;
+	a->tid = ptid.tid > 0 ? (pid_t) ptid.tid : -1;
+}
+
+static int srv_signal(const char **p, const char *end, int *host)
+{
+	uint64_t gdb_sig;
+	const char *q = *p;
+
+	if (end - q < 2 || ps_hex_parse_u64(&q, q + 2, &gdb_sig) < 0)
+		return -pse_invalid;
+	*host = gdb_sig ? gdb_signal_to_host((int) gdb_sig) : 0;
+	if (*host < 0)
+		return -pse_invalid;
+	*p = q;
+	return 0;
+}
+
+static int srv_vcont(struct srv *srv, const char *pkt, size_t len)
+{
+	struct nat_resume actions[SRV_MAX_ACTIONS];
+	const char *p = pkt + strlen("vCont"), *end = pkt + len;
+	size_t n = 0;
+	int err;
+
+	if (p < end && *p == '?') {
+		ps_buf_puts(&srv->reply, "vCont;c;C;s;S;t");
+		return srv_reply;
+	}
+	if (!nat_first_process(srv->target))
+		return srv_error_text(srv, "No process.");
+
+	while (p < end) {
+		struct nat_resume *a = &actions[n];
+		char op;
+
+		if (*p++ != ';' || p >= end || n == SRV_MAX_ACTIONS)
+			return -pse_invalid;
+		op = *p++;
+		a->sig = 0;
+		switch (op) {
+		case 'c': a->kind = nat_resume_cont; break;
+		case 's': a->kind = nat_resume_step; break;
+		case 't': a->kind = nat_resume_stop; break;
+		case 'C':
+		case 'S':
+			a->kind = op == 'C' ? nat_resume_cont : nat_resume_step;
+			err = srv_signal(&p, end, &a->sig);
+			if (err < 0)
+				return err;
+			break;
+		default:
+			return -pse_invalid;
+		}
+		a->pid = a->tid = -1;
+		if (p < end && *p == ':') {
+			struct rsp_ptid ptid;
+
+			p++;
+			if (rsp_parse_ptid(&p, end, &ptid) < 0)
+				return -pse_invalid;
+			srv_resume_target(ptid, a);
+		}
+		n++;
+	}
+	if (!n)
+		return -pse_invalid;
+	err = nat_resume(srv->target, actions, n);
+	return err < 0 ? err : srv_resumed;
+}
+
+/* c, C, s, S: the Hc thread (or all) gets the action; for a step the
+   others stay stopped, as in gdbserver.  */
+static int srv_old_resume(struct srv *srv, const char *pkt, size_t len)
+{
+	struct nat_resume actions[2];
+	const char *p = pkt + 1, *end = pkt + len;
+	int step = pkt[0] == 's' || pkt[0] == 'S';
+	size_t n = 0;
+	int sig = 0, err;
+
+	if (pkt[0] == 'C' || pkt[0] == 'S') {
+		err = srv_signal(&p, end, &sig);
+		if (err < 0)
+			return err;
+		if (p < end && *p == ';')
+			p++;
+	}
+	if (p != end)  /* resuming at another address is not supported */
+		return -pse_unsupported;
+	if (!nat_first_process(srv->target))
+		return srv_error_text(srv, "No process.");
+
+	srv_resume_target(srv->cont, &actions[0]);
+	if (actions[0].tid == -1 && step) {
+		struct nat_thread *t = srv_general_thread(srv);
+
+		if (t) {
+			actions[0].pid = t->proc->pid;
+			actions[0].tid = t->tid;
+		}
+	}
+	actions[0].kind = step ? nat_resume_step : nat_resume_cont;
+	actions[0].sig = sig;
+	n = 1;
+	if (!step && actions[0].tid != -1) {
+		actions[1] = (struct nat_resume) { -1, -1, nat_resume_cont, 0 };
+		n = 2;
+	}
+	err = nat_resume(srv->target, actions, n);
+	return err < 0 ? err : srv_resumed;
+}
+
+int srv_handle_resume(struct srv *srv, const char *pkt, size_t len)
+{
+	if (srv_prefix(pkt, len, "vCont"))
+		return srv_vcont(srv, pkt, len);
+	return srv_old_resume(srv, pkt, len);
+}

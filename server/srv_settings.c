@@ -1,0 +1,196 @@
+/* Q packets that set how programs run: signals to pass, randomization,
+   environment, shell, working directory.  */
+#include "server/server.h"
+#include "common/gdb_signals.h"
+#include "common/ps_error.h"
+#include "common/ps_hex.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+static int srv_ok(struct srv *srv)
+{
+	ps_buf_puts(&srv->reply, "OK");
+	return srv_reply;
+}
+
+/* "QPassSignals:e;10;..." in GDB's numbering.  */
+static int srv_pass_signals(struct srv *srv, const char *p, const char *end)
+{
+	uint8_t pass[sizeof(srv->target->pass_signals)] = { 0 };
+	const char *field;
+	size_t flen;
+
+	while (rsp_next_field(&p, end, ';', &field, &flen) == 1) {
+		const char *q = field;
+		uint64_t gdb_sig;
+		int host;
+
+		if (!flen)
+			continue;
+		if (ps_hex_parse_u64(&q, field + flen, &gdb_sig) < 0 ||
+		    q != field + flen || gdb_sig > 0xffff)
+			return -pse_invalid;
+		host = gdb_signal_to_host((int) gdb_sig);
+		if (host > 0 && host < (int) sizeof(pass))
+			pass[host] = 1;
+	}
+	memcpy(srv->target->pass_signals, pass, sizeof(pass));
+	return srv_ok(srv);
+}
+
+static void srv_env_free(struct srv *srv)
+{
+	for (size_t i = 0; i < srv->nenv; i++)
+		free(srv->env[i]);
+	free(srv->env);
+	srv->env = NULL;
+	srv->nenv = 0;
+	srv->target->start.envp = NULL;
+}
+
+/* The environment vRun will use starts as ptstub's own.  */
+static int srv_env_own(struct srv *srv)
+{
+	size_t n = 0;
+
+	if (srv->env)
+		return 0;
+	while (environ[n])
+		n++;
+	srv->env = calloc(n + 1, sizeof(*srv->env));
+	if (!srv->env)
+		return -pse_nomem;
+	for (size_t i = 0; i < n; i++) {
+		srv->env[i] = strdup(environ[i]);
+		if (!srv->env[i])
+			return -pse_nomem;
+		srv->nenv++;
+	}
+	srv->target->start.envp = srv->env;
+	return 0;
+}
+
+static size_t srv_env_find(struct srv *srv, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < srv->nenv; i++)
+		if (!strncmp(srv->env[i], name, len) && srv->env[i][len] == '=')
+			break;
+	return i;
+}
+
+static int srv_env_set(struct srv *srv, const char *p, const char *end,
+		       int unset)
+{
+	const char *eq;
+	size_t i, name_len;
+	char *entry, **env;
+	long n;
+	int err;
+
+	ps_buf_reset(&srv->scratch);
+	n = rsp_parse_hex_string(&p, end, &srv->scratch);
+	if (n < 0 || p != end)
+		return -pse_invalid;
+	err = srv_env_own(srv);
+	if (err < 0)
+		return err;
+
+	eq = memchr(srv->scratch.data, '=', srv->scratch.len);
+	if (!unset && !eq)
+		return -pse_invalid;
+	name_len = unset ? srv->scratch.len : (size_t) (eq - srv->scratch.data);
+	i = srv_env_find(srv, srv->scratch.data, name_len);
+	if (unset) {
+		if (i < srv->nenv) {
+			free(srv->env[i]);
+			memmove(&srv->env[i], &srv->env[i + 1],
+				(srv->nenv - i) * sizeof(*srv->env));
+			srv->nenv--;
+		}
+		return srv_ok(srv);
+	}
+
+	entry = strndup(srv->scratch.data, srv->scratch.len);
+	if (!entry)
+		return -pse_nomem;
+	if (i < srv->nenv) {
+		free(srv->env[i]);
+		srv->env[i] = entry;
+		return srv_ok(srv);
+	}
+	env = realloc(srv->env, (srv->nenv + 2) * sizeof(*env));
+	if (!env) {
+		free(entry);
+		return -pse_nomem;
+	}
+	env[srv->nenv++] = entry;
+	env[srv->nenv] = NULL;
+	srv->env = env;
+	srv->target->start.envp = env;
+	return srv_ok(srv);
+}
+
+static int srv_flag(struct srv *srv, const char *p, const char *end,
+		    int *flag)
+{
+	if (end - p != 1 || (*p != '0' && *p != '1'))
+		return -pse_invalid;
+	*flag = *p == '1';
+	return srv_ok(srv);
+}
+
+static int srv_set_cwd(struct srv *srv, const char *p, const char *end)
+{
+	long n;
+
+	ps_buf_reset(&srv->scratch);
+	n = rsp_parse_hex_string(&p, end, &srv->scratch);
+	if (n < 0 || p != end)
+		return -pse_invalid;
+	free(srv->cwd);
+	srv->cwd = n ? strdup(srv->scratch.data) : NULL;
+	srv->target->start.cwd = srv->cwd;
+	return srv_ok(srv);
+}
+
+int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
+{
+	const char *end = pkt + len;
+	struct nat_start_opts *start = &srv->target->start;
+
+#define ARG(name) (pkt + strlen(name))
+	if (srv_prefix(pkt, len, "QPassSignals:"))
+		return srv_pass_signals(srv, ARG("QPassSignals:"), end);
+	if (srv_prefix(pkt, len, "QProgramSignals:"))
+		return srv_ok(srv);
+	if (srv_prefix(pkt, len, "QDisableRandomization:"))
+		return srv_flag(srv, ARG("QDisableRandomization:"), end,
+				&start->disable_randomization);
+	if (srv_prefix(pkt, len, "QStartupWithShell:"))
+		return srv_flag(srv, ARG("QStartupWithShell:"), end,
+				&start->startup_with_shell);
+	if (srv_prefix(pkt, len, "QEnvironmentHexEncoded:"))
+		return srv_env_set(srv, ARG("QEnvironmentHexEncoded:"), end, 0);
+	if (srv_prefix(pkt, len, "QEnvironmentUnset:"))
+		return srv_env_set(srv, ARG("QEnvironmentUnset:"), end, 1);
+	if (srv_prefix(pkt, len, "QEnvironmentReset")) {
+		srv_env_free(srv);
+		return srv_ok(srv);
+	}
+	if (srv_prefix(pkt, len, "QSetWorkingDir:"))
+		return srv_set_cwd(srv, ARG("QSetWorkingDir:"), end);
+#undef ARG
+	return srv_reply;
+}
+
+void srv_settings_fini(struct srv *srv)
+{
+	srv_env_free(srv);
+	free(srv->cwd);
+	srv->cwd = NULL;
+}

@@ -1,0 +1,126 @@
+/* Trace emulator benchmark: instructions traced per second on standard
+   workloads, side by side in one run with a naive PTRACE_SINGLESTEP
+   tracer on the same workload, with each shortcut switched on and off.
+   Tracer and tracee are pinned to one CPU (drv_start does it).  */
+#define _GNU_SOURCE
+#include "testsuite/emu/emu_driver.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/ptrace.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+
+#ifndef EMU_PROGDIR
+#error "EMU_PROGDIR must name the built corpus"
+#endif
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct variant {
+	const char *name;
+	struct emu_config config;
+};
+
+static const struct variant variants[] = {
+	{ "emu (one stop per branch)", { 0 } },
+	{ "emu + ret shortcut", { .ret_shortcut = true } },
+	{ "emu + jcc shortcut", { .jcc_shortcut = true } },
+	{ "emu + both shortcuts", { .ret_shortcut = true,
+				    .jcc_shortcut = true } },
+};
+
+/* The naive tracer: PTRACE_SINGLESTEP, waitpid, PTRACE_GETREGS for the
+   IP, until the function returns; nothing else per instruction.  */
+static long naive_step(struct drv_proc *proc)
+{
+	struct user_regs_struct regs;
+	long n = 0;
+	int status;
+
+	for (;;) {
+		ptrace(PTRACE_SINGLESTEP, proc->pid, 0, 0);
+		if (waitpid(proc->pid, &status, __WALL) != proc->pid ||
+		    !WIFSTOPPED(status))
+			return -1;
+		ptrace(PTRACE_GETREGS, proc->pid, 0, &regs);
+		n++;
+		if (regs.rip == proc->ret && regs.rsp == proc->ret_sp)
+			return n;
+	}
+}
+
+static int bench(const char *work, const char *size)
+{
+	char prog[512];
+	struct drv_proc proc;
+	struct drv_ips ips;
+	double t0, step_rate;
+	long n;
+	snprintf(prog, sizeof(prog), "%s/bench_work", EMU_PROGDIR);
+	(void) size;
+
+	drv_ips_init(&ips);
+	if (drv_start(&proc, prog, work, "run") < 0)
+		return -1;
+	t0 = now();
+	n = naive_step(&proc);
+	step_rate = n / (now() - t0);
+	drv_finish(&proc);
+	/* The oracle's loop, for the instruction count the traces must
+	   decode to (rep iterations folded).  */
+	if (drv_start(&proc, prog, work, "run") < 0)
+		return -1;
+	n = drv_truth(&proc, &ips);
+	drv_finish(&proc);
+	printf("%-8s %-28s %9ld insns %9.0f insns/s   1.00x\n", work,
+	       "single-step tracer", n, step_rate);
+
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++) {
+		struct drv_trace trace;
+		struct drv_ips pt;
+		unsigned gaps;
+		double secs;
+		long m;
+
+		drv_trace_init(&trace);
+		drv_ips_init(&pt);
+		if (drv_start(&proc, prog, work, "run") < 0)
+			return -1;
+		t0 = now();
+		if (drv_emulate(&proc, &variants[v].config, emu_format_pt,
+				64u << 20, &trace) < 0)
+			return -1;
+		secs = now() - t0;
+		m = drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
+		drv_finish(&proc);
+		printf("%-8s %-28s %9ld insns %9.0f insns/s %6.2fx  "
+		       "(%lu stops, %.1f insns/stop%s)\n", work,
+		       variants[v].name, m, m / secs, m / secs / step_rate,
+		       (unsigned long) trace.status.stops,
+		       trace.status.stops ? (double) m / trace.status.stops : 0,
+		       m == n && !gaps ? "" : ", MISMATCH");
+		drv_trace_fini(&trace);
+		drv_ips_fini(&pt);
+	}
+	drv_ips_fini(&ips);
+	return 0;
+}
+
+int main(void)
+{
+	int err = 0;
+
+	err |= bench("fib", NULL);
+	err |= bench("qsort", NULL);
+	err |= bench("string", NULL);
+	return err ? 1 : 0;
+}

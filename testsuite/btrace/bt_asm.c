@@ -1,0 +1,47 @@
+/* The second corpus program: control flow GDB's function-segment rules
+   treat specially, written in assembly so the compiler cannot change it.
+   It is never run; tests read its ELF and encode traces through it.
+   The functions have ELF symbols (with sizes) but no DWARF.
+
+     t_main: call t_a; call t_pic; ret
+     t_a:    nop; jmp t_b          a jump to a function's start: tail call
+     t_b:    nop; ret              returns to t_main
+     t_pic:  call 1f; 1: pop %rax  a call to the next instruction (PIC)
+             nop                   then falls through into t_c: a switch
+     t_c:    nop; ret              returns to t_main  */
+
+__asm__(
+	"	.text\n"
+	"	.globl	t_main\n"
+	"	.type	t_main, @function\n"
+	"t_main:\n"
+	"	call	t_a\n"
+	"	call	t_pic\n"
+	"	ret\n"
+	"	.size	t_main, .-t_main\n"
+	"	.type	t_a, @function\n"
+	"t_a:\n"
+	"	nop\n"
+	"	jmp	t_b\n"
+	"	.size	t_a, .-t_a\n"
+	"	.type	t_b, @function\n"
+	"t_b:\n"
+	"	nop\n"
+	"	ret\n"
+	"	.size	t_b, .-t_b\n"
+	"	.type	t_pic, @function\n"
+	"t_pic:\n"
+	"	call	1f\n"
+	"1:	pop	%rax\n"
+	"	nop\n"
+	"	.size	t_pic, .-t_pic\n"
+	"	.type	t_c, @function\n"
+	"t_c:\n"
+	"	nop\n"
+	"	ret\n"
+	"	.size	t_c, .-t_c\n");
+
+int main(void)
+{
+	return 0;
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# ptbtrace's command line on the corpus bundles: exit codes, GDB's texts,
+# and damaged bundles rejected with the offset named.
+set -u
+build=${top_builddir:-.}
+tool=$build/ptbtrace
+mk=$build/testsuite/btrace/bt_mkcorpus
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+if [ ! -x "$tool" ] || [ ! -x "$mk" ]; then
+	echo "SKIP: ptbtrace or bt_mkcorpus not built"
+	exit 77
+fi
+"$mk" calls "$tmp/calls.ptb"
+rc=$?
+if [ $rc = 77 ]; then
+	echo "SKIP: the corpus program is not built"
+	exit 77
+fi
+[ $rc = 0 ] || fail "bt_mkcorpus calls: exit $rc"
+"$mk" error "$tmp/error.ptb" || fail "bt_mkcorpus error"
+
+# info: GDB's `info record` lines.
+"$tool" info "$tmp/calls.ptb" >"$tmp/info" || fail "info: exit $?"
+sed -n 1p "$tmp/info" | grep -qx 'Active record target: record-btrace' ||
+	fail "info line 1: $(sed -n 1p "$tmp/info")"
+sed -n 2p "$tmp/info" | grep -qx 'Recording format: Intel Processor Trace\.' ||
+	fail "info line 2"
+sed -n 3p "$tmp/info" | grep -qx 'Buffer size: 16kB\.' || fail "info line 3"
+grep -Eqx 'Recorded [0-9]+ instructions in 9 functions \(0 gaps\) for thread 1 \(Thread 4242\.4242\)\.' \
+	"$tmp/info" || fail "info counts: $(sed -n 4p "$tmp/info")"
+
+# --json says the same numbers.
+"$tool" --json info "$tmp/calls.ptb" >"$tmp/info.json" || fail "json info"
+insns=$(sed -n 's/^Recorded \([0-9]*\) .*/\1/p' "$tmp/info")
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["instructions"]==int(sys.argv[2]) and d["functions"]==9 else 1)' \
+	"$tmp/info.json" "$insns" || fail "json info disagrees"
+
+# call-history: the default window, numbered from 1, main first and last.
+"$tool" call-history "$tmp/calls.ptb" >"$tmp/calls" || fail "call-history"
+[ "$(wc -l <"$tmp/calls")" = 9 ] || fail "call-history: $(wc -l <"$tmp/calls") lines"
+[ "$(sed -n 1p "$tmp/calls")" = "$(printf '1\tmain')" ] || fail "first line"
+[ "$(sed -n 9p "$tmp/calls")" = "$(printf '9\tmain')" ] || fail "last line"
+"$tool" call-history /c 3,3 "$tmp/calls.ptb" >"$tmp/c3" || fail "/c 3,3"
+[ "$(cat "$tmp/c3")" = "$(printf '3\t    g')" ] || fail "/c 3,3: $(cat "$tmp/c3")"
+"$tool" --size=2 call-history - "$tmp/calls.ptb" >"$tmp/s2" || fail "size 2"
+[ "$(cut -f1 "$tmp/s2" | tr '\n' ' ')" = "8 9 " ] || fail "size 2 window"
+"$tool" call-history /i "$tmp/error.ptb" >"$tmp/err" || fail "error trace"
+grep -q '^8	\[decode error (-[0-9]*): .*\]$' "$tmp/err" || fail "gap line"
+
+# GDB's argument errors, on stderr, exit 1.
+"$tool" call-history /x "$tmp/calls.ptb" 2>"$tmp/stderr" >/dev/null
+[ $? = 1 ] || fail "/x exit"
+grep -qx 'Invalid modifier: x\.' "$tmp/stderr" || fail "/x message"
+"$tool" call-history 0 "$tmp/calls.ptb" 2>"$tmp/stderr" >/dev/null
+[ $? = 1 ] || fail "0 exit"
+grep -qx 'Range out of bounds\.' "$tmp/stderr" || fail "0 message"
+
+# Damaged bundles: exit 1, the offset named.
+cp "$tmp/calls.ptb" "$tmp/bad.ptb"
+printf '\377' | dd of="$tmp/bad.ptb" bs=1 seek=40 conv=notrunc 2>/dev/null
+"$tool" info "$tmp/bad.ptb" >/dev/null 2>"$tmp/stderr"
+[ $? = 1 ] || fail "damaged bundle accepted"
+grep -q 'at offset 0x1c: checksum mismatch' "$tmp/stderr" ||
+	fail "damaged: $(cat "$tmp/stderr")"
+head -c 100 "$tmp/calls.ptb" >"$tmp/short.ptb"
+"$tool" info "$tmp/short.ptb" >/dev/null 2>"$tmp/stderr"
+[ $? = 1 ] || fail "truncated bundle accepted"
+grep -q 'at offset 0x64: truncated' "$tmp/stderr" ||
+	fail "truncated: $(cat "$tmp/stderr")"
+"$tool" info "$tmp/none.ptb" >/dev/null 2>&1
+[ $? = 1 ] || fail "missing file"
+
+# Usage errors exit 2.
+"$tool" >/dev/null 2>&1
+[ $? = 2 ] || fail "no arguments"
+"$tool" frobnicate "$tmp/calls.ptb" >/dev/null 2>&1
+[ $? = 2 ] || fail "unknown command"
+echo "PASS: ptbtrace command line"

@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""End-to-end test of one scenario (a GDB script, see scenario.py): run it
+with real GDB against the stub under test and against gdbserver, normalize
+both transcripts, check the scenario's assertions on each, and require the
+two to be identical.
+
+    run_gdb.py [--stub PATH] [--reference PATH] [--exact-addresses] SCENARIO.gdb
+    run_gdb.py --show [--stub PATH] SCENARIO.gdb     (one run, printed)
+
+The stub under test is --stub, else $PTSTUB; the reference is --reference,
+else $GDBSERVER, else gdbserver.  Exit status: 0 pass, 1 fail, 77 skip."""
+
+import argparse
+import os
+import shutil
+import sys
+
+# Importing from the source tree must not leave __pycache__ in it.
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from compare import check_assertions, compare  # noqa: E402
+from normalize import drop_lines, normalize  # noqa: E402
+from processes import become_subreaper  # noqa: E402
+from scenario import ScenarioError, load_scenario  # noqa: E402
+from transcript import run_scenario  # noqa: E402
+
+SKIP, FAIL, PASS = 77, 1, 0
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("scenario")
+    p.add_argument("--stub", default=os.environ.get("PTSTUB"))
+    p.add_argument("--reference",
+                   default=os.environ.get("GDBSERVER") or
+                   shutil.which("gdbserver"))
+    p.add_argument("--gdb", default=os.environ.get("GDB") or
+                   shutil.which("gdb"))
+    p.add_argument("--builddir", default=os.environ.get("top_builddir", "."))
+    p.add_argument("--srcdir", default=os.environ.get("top_srcdir"))
+    p.add_argument("--exact-addresses", action="store_true",
+                   help="compare libc, ld.so and stack addresses too "
+                        "(stricter than the default normalization)")
+    p.add_argument("--show", action="store_true",
+                   help="run only the stub under test and print what GDB "
+                        "prints; fail if GDB reports an error")
+    return p.parse_args(argv)
+
+
+def usable(path):
+    return bool(path) and path != "no" and os.access(path, os.X_OK)
+
+
+def skip(reason):
+    print(f"SKIP: {reason}")
+    return SKIP
+
+
+def indent(text):
+    return "".join("    " + line + "\n" for line in text.rstrip().split("\n"))
+
+
+def run_role(role, stub, sc, args, program, outroot, paths):
+    outdir = os.path.join(outroot, role)
+    shutil.rmtree(outdir, ignore_errors=True)
+    t = run_scenario(sc, stub, args.gdb, program, outdir, outroot)
+    paths = dict(paths, **{os.path.abspath(outdir): "@OUT@",
+                          os.path.abspath(outroot): "@CWD@",
+                          os.path.abspath(stub): "@STUB@"})
+    # Assertions always see the normalized text; the comparison may be
+    # stricter.
+    t.normalized = normalize(t.text, paths)
+    t.compared = (normalize(t.text, paths, high_addresses=False)
+                  if args.exact_addresses else t.normalized)
+    with open(os.path.join(outdir, "transcript.norm"), "w") as f:
+        f.write(t.compared)
+    t.problems += check_assertions(sc, t.normalized, t.gdb_ran,
+                                   t.gdb_status)
+    print(f"--- {role}: {stub}")
+    for command in t.commands:
+        print(f"  $ {command}")
+    return t
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        sc = load_scenario(args.scenario)
+    except (OSError, ScenarioError) as e:
+        print(f"ERROR: {e}")
+        return 99
+    if not usable(args.gdb):
+        return skip("gdb not found (install Debian package gdb)")
+    if not usable(args.stub):
+        print(f"FAIL: stub under test {args.stub!r} is not an executable "
+              "(give --stub or set PTSTUB)")
+        return FAIL
+    if not args.show and not usable(args.reference):
+        return skip("gdbserver not found (install Debian package gdbserver)")
+    builddir = os.path.abspath(args.builddir)
+    srcdir = os.path.abspath(args.srcdir or
+                             os.path.join(os.path.dirname(__file__), "../.."))
+    program = os.path.join(builddir, "testsuite/programs/bin", sc.program)
+    if not os.access(program, os.X_OK):
+        print(f"FAIL: inferior {program} not built (make check builds it)")
+        return FAIL
+    outroot = os.path.join(builddir, "testsuite/e2e/out", sc.name)
+    # The inferiors' folder gets its own token so that a build in the
+    # source tree (builddir == srcdir) normalizes like one outside it.
+    paths = {os.path.dirname(program): "@BIN@", srcdir: "@SRC@"}
+    if builddir != srcdir:
+        paths[builddir] = "@BUILD@"
+    become_subreaper()
+
+    if args.show:
+        t = run_role("show", args.stub, sc, args, program, outroot, paths)
+        # What GDB printed, less its file-fetch chatter (see normalize.py).
+        print(drop_lines(t.text), end="")
+        for p in t.problems:
+            print(f"FAIL: {p}")
+        return FAIL if t.problems else PASS
+
+    ref = run_role("reference", args.reference, sc, args, program, outroot,
+                   paths)
+    cand = run_role("stub", args.stub, sc, args, program, outroot, paths)
+    status = PASS
+    print(f"--- normalized transcript of the stub under test "
+          f"({outroot}/stub/transcript.norm):")
+    print(indent(cand.compared), end="")
+    if ref.problems:
+        status = FAIL
+        print("FAIL: the scenario does not hold against the reference "
+              f"{args.reference} (fix the scenario):")
+        for p in ref.problems:
+            print(f"  {p}")
+    if cand.problems:
+        status = FAIL
+        print(f"FAIL: against {args.stub}:")
+        for p in cand.problems:
+            print(f"  {p}")
+    same, report = compare(ref.compared, cand.compared,
+                           sc.expected_differences,
+                           (f"reference ({args.reference})",
+                            f"stub ({args.stub})"))
+    for line in report:
+        print(line)
+    if not same:
+        status = FAIL
+        print("FAIL: normalized transcripts differ (diff above)")
+    print(f"{'PASS' if status == PASS else 'FAIL'}: {sc.name}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

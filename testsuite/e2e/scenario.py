@@ -1,0 +1,108 @@
+"""A scenario: one GDB script whose leading comment lines say how to run it
+and what its transcript must show.
+
+    # program: plain              inferior in testsuite/programs/bin/
+    # args: 5                     its arguments (remote mode)
+    # mode: remote                remote | attach | multi | multi-attach |
+    #                             stdio (multi-attach: a --multi stub and
+    #                             a running process, @PID@, to `attach`;
+    #                             stdio: the script starts the stub
+    #                             itself with `target remote | @STUB@ ...`)
+    # expect: REGEX               must match the normalized transcript
+    # expect-not: REGEX           must not match it
+    # expected-difference: REGEX -- REASON
+    #                             lines matching REGEX may differ between
+    #                             the stubs; REASON says why
+    # allow-error: REASON         GDB errors are part of the scenario
+    # after-detach: running       attach: the process must still run
+    # timeout: 8                  seconds for each GDB run (default 8)
+
+In the script, @TARGET@ is the stub's HOST:PORT, @PROG@ the inferior's
+absolute path, @BIN@ the folder of all inferiors, @STUB@ the stub's path
+and @PID@ the process to attach to."""
+
+import os
+import re
+from dataclasses import dataclass, field
+
+DIRECTIVE = re.compile(r"^#\s*(program|args|mode|expect|expect-not|"
+                       r"expected-difference|allow-error|after-detach|"
+                       r"timeout):\s*(.*?)\s*$")
+MODES = ("remote", "attach", "multi", "multi-attach", "stdio")
+
+
+@dataclass
+class ExpectedDifference:
+    regex: re.Pattern
+    reason: str
+
+
+@dataclass
+class Scenario:
+    name: str
+    path: str
+    body: str
+    program: str = "plain"
+    args: list = field(default_factory=list)
+    mode: str = "remote"
+    expect: list = field(default_factory=list)
+    expect_not: list = field(default_factory=list)
+    expected_differences: list = field(default_factory=list)
+    allow_error: str = ""
+    after_detach: str = ""
+    timeout: float = 8.0
+
+    def script_for(self, target, program_path, stub_path, pid):
+        return (self.body.replace("@TARGET@", target or "")
+                .replace("@PROG@", program_path)
+                .replace("@BIN@", os.path.dirname(program_path))
+                .replace("@STUB@", stub_path)
+                .replace("@PID@", str(pid or "")))
+
+
+class ScenarioError(Exception):
+    pass
+
+
+def load_scenario(path):
+    with open(path) as f:
+        body = f.read()
+    name = os.path.splitext(os.path.basename(path))[0]
+    sc = Scenario(name=name, path=path, body=body)
+    for number, line in enumerate(body.split("\n"), 1):
+        if not line.startswith("#"):
+            break
+        m = DIRECTIVE.match(line)
+        if not m:
+            continue
+        key, value = m.groups()
+        where = f"{path}:{number}"
+        try:
+            if key == "program":
+                sc.program = value
+            elif key == "args":
+                sc.args = value.split()
+            elif key == "mode":
+                if value not in MODES:
+                    raise ScenarioError(f"{where}: mode must be one of {MODES}")
+                sc.mode = value
+            elif key == "expect":
+                sc.expect.append(re.compile(value, re.M))
+            elif key == "expect-not":
+                sc.expect_not.append(re.compile(value, re.M))
+            elif key == "expected-difference":
+                regex, sep, reason = value.partition(" -- ")
+                if not sep or not reason.strip():
+                    raise ScenarioError(
+                        f"{where}: expected-difference needs ' -- REASON'")
+                sc.expected_differences.append(
+                    ExpectedDifference(re.compile(regex), reason.strip()))
+            elif key == "allow-error":
+                sc.allow_error = value
+            elif key == "after-detach":
+                sc.after_detach = value
+            elif key == "timeout":
+                sc.timeout = float(value)
+        except re.error as e:
+            raise ScenarioError(f"{where}: bad regex: {e}")
+    return sc

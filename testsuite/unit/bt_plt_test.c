@@ -1,0 +1,103 @@
+/* PLT entry names against GDB's own: for each entry of bt_prog's PLT
+   sections, `info symbol` in GDB and bt_plt_scan must agree.  */
+#define _GNU_SOURCE
+#include "btrace/bt_plt.h"
+#include "btrace/ptbtrace.h"
+#include "testsuite/btrace/bt_corpus_main.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct bt_corpus corpus;
+BT_CORPUS_TEST_MAIN(bt_plt, corpus)
+
+struct found {
+	uint64_t address[32];
+	char *name[32];
+	size_t n;
+};
+
+static int add(void *ctx, uint64_t address, uint32_t shndx, const char *name)
+{
+	struct found *f = ctx;
+
+	(void) shndx;
+	if (f->n < 32) {
+		f->address[f->n] = address;
+		f->name[f->n] = strdup(name);
+		f->n += 1;
+	}
+	return 0;
+}
+
+static Elf *open_prog(int *fd)
+{
+	elf_version(EV_CURRENT);
+	*fd = open(corpus.prog, O_RDONLY);
+	cr_assert_geq(*fd, 0);
+	return elf_begin(*fd, ELF_C_READ, NULL);
+}
+
+Test(bt_plt, entries_are_named_as_gdb_names_them)
+{
+	const char *gdb = getenv("GDB");
+	struct found f = { { 0 }, { 0 }, 0 };
+	char *cmd = NULL, line[1024];
+	size_t len = 0;
+	FILE *out, *in;
+	Elf *elf;
+	int fd;
+
+	if (!gdb || !gdb[0] || strcmp(gdb, "no") == 0)
+		cr_skip_test("GDB is not available as the oracle");
+	elf = open_prog(&fd);
+	cr_assert_eq(bt_plt_scan(elf, add, &f), 0);
+	elf_end(elf);
+	close(fd);
+	/* Debian's PIE start files call __cxa_finalize through the PLT.  */
+	cr_assert_gt(f.n, 0, "no PLT entries found");
+
+	out = open_memstream(&cmd, &len);
+	fprintf(out, "'%s' -nx -batch", gdb);
+	for (size_t i = 0; i < f.n; ++i)
+		fprintf(out, " -ex 'info symbol 0x%llx'",
+			(unsigned long long) f.address[i]);
+	fprintf(out, " '%s' 2>/dev/null", corpus.prog);
+	fclose(out);
+
+	in = popen(cmd, "r");
+	cr_assert_not_null(in);
+	for (size_t i = 0; i < f.n; ++i) {
+		char want[300];
+
+		cr_assert_not_null(fgets(line, sizeof(line), in), "entry %zu", i);
+		/* "NAME in section .plt.got": the entry's start, no offset.  */
+		snprintf(want, sizeof(want), "%s@plt in section ", f.name[i]);
+		cr_assert(strncmp(line, want, strlen(want)) == 0,
+			  "GDB: %s, we: %s@plt", line, f.name[i]);
+		free(f.name[i]);
+	}
+	pclose(in);
+	free(cmd);
+}
+
+static int fail_add(void *ctx, uint64_t address, uint32_t shndx,
+		    const char *name)
+{
+	(void) ctx; (void) address; (void) shndx; (void) name;
+	return -bte_nomem;
+}
+
+Test(bt_plt, the_callbacks_error_stops_the_scan)
+{
+	Elf *elf;
+	int fd;
+
+	elf = open_prog(&fd);
+	cr_assert_eq(bt_plt_scan(elf, fail_add, NULL), -bte_nomem);
+	elf_end(elf);
+	close(fd);
+}

@@ -1,0 +1,103 @@
+/* Instruction classes as libipt's decoder sees them, from real bytes.  */
+#include "nat/emu/emu_insn.h"
+#include "common/ps_error.h"
+
+#include <criterion/criterion.h>
+
+static struct emu_decoder *dec;
+
+static void setup(void) { cr_assert_eq(emu_decoder_alloc(&dec), 0); }
+static void teardown(void) { emu_decoder_free(dec); }
+
+TestSuite(insn, .init = setup, .fini = teardown);
+
+static struct emu_insn decode(const uint8_t *bytes, size_t len)
+{
+	struct emu_insn insn;
+
+	cr_assert_eq(emu_insn_decode(dec, 0x1000, bytes, len, &insn), 0);
+	return insn;
+}
+
+Test(insn, direct_branches_have_targets)
+{
+	uint8_t jmp8[] = { 0xeb, 0x10 }, jmp32[] = { 0xe9, 0x00, 0x01, 0, 0 },
+		call[] = { 0xe8, 0xfb, 0xff, 0xff, 0xff };
+	struct emu_insn i;
+
+	i = decode(jmp8, 2);
+	cr_expect_eq(i.iclass, emu_ic_jmp);
+	cr_expect_eq(i.target, 0x1012);
+	cr_expect(!emu_insn_is_stop(&i));
+	i = decode(jmp32, 5);
+	cr_expect_eq(i.target, 0x1105);
+	i = decode(call, 5);
+	cr_expect_eq(i.iclass, emu_ic_call);
+	cr_expect_eq(i.target, 0x1000);
+	cr_expect_eq(i.len, 5);
+	cr_expect(!emu_insn_is_stop(&i));
+}
+
+Test(insn, stops_and_classes)
+{
+	uint8_t syscall[] = { 0x0f, 0x05 }, int3[] = { 0xcc },
+		int80[] = { 0xcd, 0x80 }, ud2[] = { 0x0f, 0x0b },
+		ret[] = { 0xc3 }, farjmp[] = { 0xff, 0x2c, 0x24 },
+		iret[] = { 0x48, 0xcf }, nop[] = { 0x90 },
+		xbegin[] = { 0xc7, 0xf8, 0, 0, 0, 0 };
+	struct emu_insn i;
+
+	i = decode(syscall, 2);
+	cr_expect_eq(i.iclass, emu_ic_far_kernel);
+	cr_expect(emu_insn_is_stop(&i));
+	i = decode(int3, 1);
+	cr_expect_eq(i.iclass, emu_ic_int3);
+	i = decode(int80, 2);
+	cr_expect_eq(i.iclass, emu_ic_far_kernel);
+	i = decode(ud2, 2);
+	cr_expect_eq(i.iclass, emu_ic_other);
+	cr_expect(!emu_insn_is_stop(&i), "a fault is an async event");
+	i = decode(ret, 1);
+	cr_expect_eq(i.iclass, emu_ic_ret);
+	cr_expect(i.emulable);
+	i = decode(farjmp, 3);
+	cr_expect_eq(i.iclass, emu_ic_far);
+	i = decode(iret, 2);
+	cr_expect_eq(i.iclass, emu_ic_far);
+	i = decode(nop, 1);
+	cr_expect(!emu_insn_is_stop(&i));
+	i = decode(xbegin, 6);
+	cr_expect(emu_insn_is_stop(&i), "transactions are stepped");
+}
+
+Test(insn, rep_string_instructions)
+{
+	uint8_t movsb[] = { 0xf3, 0xa4 }, stosq[] = { 0xf3, 0x48, 0xab },
+		plain[] = { 0xa4 }, repne_scasb[] = { 0xf2, 0xae };
+
+	cr_expect(decode(movsb, 2).rep);
+	cr_expect(decode(stosq, 3).rep);
+	cr_expect(!decode(plain, 1).rep);
+	cr_expect(decode(repne_scasb, 2).rep);
+}
+
+Test(insn, avx512_lengths)
+{
+	/* vmovdqu64 zmm16, [rsi] (EVEX); vpcmpeqb k1, zmm16, [rdi+0x40] */
+	uint8_t mov[] = { 0x62, 0xe1, 0xfe, 0x48, 0x6f, 0x06 },
+		cmp[] = { 0x62, 0xb3, 0x7d, 0x40, 0x3f, 0x4f, 0x01, 0x00 };
+
+	cr_expect_eq(decode(mov, 6).len, 6);
+	cr_expect_eq(decode(mov, 6).iclass, emu_ic_other);
+	cr_expect_eq(decode(cmp, 8).len, 8);
+}
+
+Test(insn, invalid_bytes)
+{
+	uint8_t bad[] = { 0x06 };   /* push es: invalid in 64-bit mode */
+	struct emu_insn insn;
+
+	cr_expect_eq(emu_insn_decode(dec, 0, bad, 1, &insn), -pse_invalid);
+	cr_expect_eq(emu_insn_decode(dec, 0, (uint8_t[]) { 0xe8, 0 }, 2,
+				     &insn), -pse_invalid, "truncated");
+}

@@ -1,0 +1,167 @@
+/* Stop handling on a real process: the engine's traps are consumed,
+   a GDB breakpoint sharing a site and a signal are reported with the
+   trace segment closed, a requested step is reported after one
+   instruction.  */
+#include "testsuite/emu/emu_driver.h"
+#include "nat/emu/emu.h"
+#include "common/ps_error.h"
+
+#include <criterion/criterion.h>
+#include <intel-pt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void resume(pid_t tid, enum emu_resume how, int sig)
+{
+	ptrace(how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT, tid,
+	       0, sig);
+}
+
+/* The last two packets of the trace.  */
+static void last_packets(struct emu *emu, pid_t tid, enum pt_packet_type *a,
+			 enum pt_packet_type *b)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	struct pt_packet p;
+	struct ps_buf out;
+
+	ps_buf_init(&out);
+	cr_assert_eq(emu_read_pt(emu, tid, false, &out), 0);
+	pt_config_init(&config);
+	config.begin = (uint8_t *) out.data;
+	config.end = (uint8_t *) out.data + out.len;
+	dec = pt_pkt_alloc_decoder(&config);
+	cr_assert_geq(pt_pkt_sync_forward(dec), 0);
+	*a = *b = ppt_invalid;
+	while (pt_pkt_next(dec, &p, sizeof(p)) >= 0) {
+		*a = *b;
+		*b = p.type;
+	}
+	pt_pkt_free_decoder(dec);
+	ps_buf_fini(&out);
+}
+
+static void start(struct drv_proc *proc, struct emu **emu)
+{
+	char prog[512];
+
+	snprintf(prog, sizeof(prog), "%s/recursion", EMU_PROGDIR);
+	cr_assert_eq(drv_start(proc, prog, "8", "run"), 0);
+	cr_assert_eq(emu_alloc(emu, proc->pid, &proc->sites, &proc->mem,
+			       NULL), 0);
+	cr_assert_eq(emu_enable(*emu, proc->pid, emu_format_pt, 1 << 16), 0);
+}
+
+Test(stop, own_traps_consumed_gdb_breakpoint_reported)
+{
+	struct drv_proc proc;
+	struct emu *emu;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+	enum pt_packet_type a, b;
+	struct user_regs_struct regs;
+	unsigned consumed = 0;
+	int status;
+
+	start(&proc, &emu);
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	/* GDB's breakpoint on the first stop the engine planted.  */
+	cr_assert_eq(proc.sites.count, 1);
+	uint64_t site = proc.sites.sites[0].addr;
+	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, site, int3_owner_gdb),
+		     0);
+	resume(proc.pid, how, 0);
+	for (;;) {
+		cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+		cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how),
+			     0);
+		if (verdict == emu_report)
+			break;
+		consumed++;
+		resume(proc.pid, how, 0);
+	}
+	cr_expect_eq(consumed, 0);
+	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+	cr_expect_eq(regs.rip, site + 1, "left as the kernel reported it");
+	last_packets(emu, proc.pid, &a, &b);
+	cr_expect_eq(a, ppt_fup);
+	cr_expect_eq(b, ppt_tip_pgd);
+
+	/* Resumed from GDB's breakpoint (PC back on it): the instruction
+	   under it runs, then the engine's traps take over.  */
+	int3_remove(&proc.sites, &proc.mem, site, int3_owner_gdb);
+	regs.rip = site;
+	ptrace(PTRACE_SETREGS, proc.pid, 0, &regs);
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	resume(proc.pid, how, 0);
+	cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+	cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how), 0);
+	cr_expect_eq(verdict, emu_consumed);
+	emu_free(emu);
+	drv_finish(&proc);
+}
+
+Test(stop, signal_reported_and_requested_step)
+{
+	struct drv_proc proc;
+	struct emu *emu;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+	enum pt_packet_type a, b;
+	struct user_regs_struct before, after;
+	int status;
+
+	start(&proc, &emu);
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &before);
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, true, &how), 0);
+	cr_expect_eq(how, emu_resume_step);
+	resume(proc.pid, how, 0);
+	cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+	cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how), 0);
+	cr_expect_eq(verdict, emu_report, "the step the caller asked for");
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &after);
+	cr_expect_neq(after.rip, before.rip);
+	last_packets(emu, proc.pid, &a, &b);
+	cr_expect_eq(a, ppt_fup);
+	cr_expect_eq(b, ppt_tip_pgd);
+
+	/* A signal from outside while it runs: reported, not consumed. */
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	syscall(SYS_tgkill, proc.pid, proc.pid, SIGWINCH);
+	resume(proc.pid, how, 0);
+	for (;;) {
+		cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+		cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how),
+			     0);
+		if (verdict == emu_report)
+			break;
+		resume(proc.pid, how, 0);
+	}
+	cr_expect(WIFSTOPPED(status) && WSTOPSIG(status) == SIGWINCH);
+	last_packets(emu, proc.pid, &a, &b);
+	cr_expect_eq(b, ppt_tip_pgd);
+	emu_free(emu);
+	drv_finish(&proc);
+}
+
+Test(stop, exit_is_reported)
+{
+	struct emu *emu;
+	struct drv_proc proc;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+
+	start(&proc, &emu);
+	cr_assert_eq(emu_on_stop(emu, 424242, 0 /* exited 0 */, &verdict,
+				 &how), 0);
+	cr_expect_eq(verdict, emu_report);
+	emu_free(emu);
+	drv_finish(&proc);
+}

@@ -1,0 +1,80 @@
+#include "testsuite/unit/nat_fixture.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+TestSuite(inferior, .init = nat_fixture_setup, .fini = nat_fixture_teardown);
+
+Test(inferior, create_stops_at_the_first_instruction)
+{
+	pid_t pid = nat_fixture_start("exit", "0");
+	struct nat_process *proc = nat_find_process(&target, pid);
+
+	cr_assert_not_null(proc);
+	cr_assert_not_null(proc->threads);
+	cr_assert_eq(proc->threads->tid, pid);
+	cr_assert_eq(proc->threads->state, nat_thread_stopped);
+	cr_assert_eq(proc->attached, 0);
+	/* The kernel's view: stopped under ptrace.  */
+	cr_assert_eq(kill(pid, 0), 0);
+	cr_assert_eq(nat_kill(&target, pid), 0);
+	cr_assert_null(nat_find_process(&target, pid));
+	cr_assert_eq(kill(pid, 0), -1);
+}
+
+Test(inferior, missing_program_fails_with_its_status)
+{
+	char *argv[] = { "/nonexistent/program", NULL };
+	int status = 0;
+	pid_t pid;
+
+	cr_assert_eq(nat_create_inferior(&target, argv, &pid, &status),
+		     -pse_noproc);
+	cr_assert_eq(status, 127);
+	cr_assert_null(nat_first_process(&target));
+}
+
+Test(inferior, shell_startup_reaches_the_program)
+{
+	struct nat_event ev;
+	pid_t pid;
+
+	target.start.startup_with_shell = 1;
+	target.start.shell = "/bin/sh";
+	pid = nat_fixture_start("exit", "4");
+	nat_fixture_resume_all(nat_resume_cont);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_exited);
+	cr_assert_eq(ev.pid, pid);
+	cr_assert_eq(ev.status, 4);
+}
+
+Test(inferior, attach_and_detach_leave_it_running)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid == 0) {
+		execl(prog, prog, "loop", (char *) NULL);
+		_exit(1);
+	}
+	usleep(50000);
+	cr_assert_eq(nat_attach(&target, pid), 0);
+	cr_assert_eq(nat_attach(&target, pid), -pse_exists);
+	struct nat_process *proc = nat_find_process(&target, pid);
+	cr_assert_eq(proc->attached, 1);
+	cr_assert_eq(proc->threads->state, nat_thread_stopped);
+	cr_assert_eq(nat_detach(&target, pid), 0);
+	/* Still alive and not stopped: it has not exited.  */
+	usleep(20000);
+	cr_assert_eq(waitpid(pid, &status, WNOHANG), 0);
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+Test(inferior, attach_to_nothing_fails)
+{
+	cr_assert_lt(nat_attach(&target, 0x7ffffff0), 0);
+	cr_assert_null(nat_first_process(&target));
+}
