@@ -16,7 +16,9 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_bts_decode.c \
 	btrace/bt_history.c \
 	btrace/bt_history_args.c \
-	btrace/bt_packets.c btrace/bt_packets.h
+	btrace/bt_packets.c btrace/bt_packets.h \
+	btrace/bt_export.c \
+	btrace/bt_xml.c
 btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
 	$(EXPAT_CFLAGS)
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis $(LIBDW_LIBS) $(LIBELF_LIBS) \
@@ -108,6 +110,18 @@ TESTS += testsuite/unit/bt_packets_test
 testsuite_unit_bt_packets_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_packets_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_packets_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_export_test
+TESTS += testsuite/unit/bt_export_test
+testsuite_unit_bt_export_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_export_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_export_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_xml_test
+TESTS += testsuite/unit/bt_xml_test
+testsuite_unit_bt_xml_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_xml_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_xml_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_plt_test
 TESTS += testsuite/unit/bt_plt_test

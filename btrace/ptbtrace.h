@@ -160,6 +160,28 @@ int bt_bundle_load(struct bt_bundle *bundle, const char *path,
 void bt_bundle_fini(struct bt_bundle *bundle);
 
 
+/* ---- GDB's btrace documents ---------------------------------------------
+   What a stub sends for qXfer:btrace:read and qXfer:btrace-conf:read
+   (GDB's btrace.dtd, btrace-conf.dtd), to build a bundle from a live stub.
+   Errors name the element or text, its line, and the byte offset.  */
+
+struct bt_xml_btrace {
+	enum bt_format format;    /* btf_none for an empty <btrace/> */
+	struct bt_cpu cpu;
+	/* PT: the raw trace.  BTS: 16-byte records as in a bundle.  */
+	uint8_t *trace;
+	size_t trace_size;
+};
+
+int bt_xml_parse_btrace(const char *xml, size_t len,
+			struct bt_xml_btrace *trace, struct bt_diag *diag);
+void bt_xml_btrace_fini(struct bt_xml_btrace *trace);
+
+/* The format (btf_none if the configuration is empty) and buffer size.  */
+int bt_xml_parse_conf(const char *xml, size_t len, enum bt_format *format,
+		      uint32_t *size, struct bt_diag *diag);
+
+
 /* ---- The memory image ----------------------------------------------------
 
    The traced process's code, rebuilt from a bundle's mappings, with
@@ -335,6 +357,19 @@ int bt_packet_history_print_json(FILE *out,
 
 /* GDB's `maint info btrace`: format, libipt version, packet count.  */
 int bt_maint_info_print(FILE *out, const struct bt_packets *packets);
+
+/* ---- Exports ------------------------------------------------------------
+   Instructions stand for time: a segment weighs its instruction count.  */
+
+/* Folded stacks ("main;f;g 7"), one line per distinct call stack, as
+   flame graph tools read them.  Gaps are left out.  */
+int bt_export_folded(FILE *out, const struct bt_ftrace *ftrace,
+		     struct bt_diag *diag);
+
+/* Chrome's trace event format: a complete event per function instance
+   (a segment and its continuations), instruction numbers as timestamps.  */
+int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace, int pid,
+		     int tid, struct bt_diag *diag);
 
 /* GDB's text for a gap's code in FORMAT ("overflow", a libipt error).  */
 const char *bt_gap_string(enum bt_format format, int errcode);

@@ -9,6 +9,7 @@
 struct bt_tool {
 	int json;
 	unsigned int size;        /* function-call-history-size; 0 = all */
+	const char *format;       /* export's --format */
 	const char *command;
 	const char *file;
 	char args[512];           /* the command's arguments, GDB's text */
@@ -31,8 +32,11 @@ static void bt_usage(FILE *out)
 	      "  packets [RANGE]             like `maint btrace "
 	      "packet-history`\n"
 	      "  maint-info                  like `maint info btrace`\n"
+	      "  export --format=folded|chrome  stacks for flame graphs, or\n"
+	      "                              Chrome trace events\n"
 	      "options:\n"
 	      "  --json       print JSON instead of GDB's text\n"
+	      "  --format=F   export's format: folded or chrome\n"
 	      "  --size=N     the history window (GDB's "
 	      "function-call-history-size,\n"
 	      "               default 10; 0 is unlimited)\n"
@@ -52,6 +56,8 @@ static int bt_parse_args(struct bt_tool *tool, int argc, char **argv)
 
 		if (strcmp(a, "--json") == 0)
 			tool->json = 1;
+		else if (strncmp(a, "--format=", 9) == 0)
+			tool->format = a + 9;
 		else if (strncmp(a, "--size=", 7) == 0) {
 			char *end;
 			unsigned long n;
@@ -232,6 +238,34 @@ static int bt_cmd_call_history(const struct bt_tool *tool,
 	return 0;
 }
 
+static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
+{
+	struct bt_diag diag;
+	int errcode;
+
+	bt_diag_init(&diag);
+	if (tool->args[0] || !tool->format) {
+		fputs("ptbtrace: export wants --format=folded|chrome and no "
+		      "arguments\n", stderr);
+		return 2;
+	}
+	if (strcmp(tool->format, "folded") == 0)
+		errcode = bt_export_folded(stdout, s->ftrace, &diag);
+	else if (strcmp(tool->format, "chrome") == 0)
+		errcode = bt_export_chrome(stdout, s->ftrace, s->bundle.pid,
+					   s->bundle.tid, &diag);
+	else {
+		fprintf(stderr, "ptbtrace: unknown export format '%s'\n",
+			tool->format);
+		return 2;
+	}
+	if (errcode < 0) {
+		fprintf(stderr, "%s\n", diag.text);
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bt_tool tool;
@@ -246,7 +280,8 @@ int main(int argc, char **argv)
 		return bt_cmd_packets(&tool, tool.file);
 
 	if (strcmp(tool.command, "info") != 0 &&
-	    strcmp(tool.command, "call-history") != 0) {
+	    strcmp(tool.command, "call-history") != 0 &&
+	    strcmp(tool.command, "export") != 0) {
 		fprintf(stderr, "ptbtrace: unknown command '%s'\n",
 			tool.command);
 		bt_usage(stderr);
@@ -259,6 +294,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(tool.command, "info") == 0)
 		status = bt_cmd_info(&tool, &session);
+	else if (strcmp(tool.command, "export") == 0)
+		status = bt_cmd_export(&tool, &session);
 	else
 		status = bt_cmd_call_history(&tool, &session);
 	bt_session_close(&session);

@@ -172,18 +172,17 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 			errno = n == sizeof(child_errno) ? child_errno : 0;
 			return -pse_noproc;
 		}
-		if (WSTOPSIG(ws) == SIGTRAP) {
-			if (++seen == 1)
-				ptrace(PTRACE_SETOPTIONS, pid, 0,
-				       nat_ptrace_options(1));
-			if (seen == traps)
-				break;
-		}
+		/* No options until the program itself runs: with
+		   TRACEEXEC the shell's exec would stop inside execve, where
+		   register writes are lost to the syscall's return.  */
+		if (WSTOPSIG(ws) == SIGTRAP && ++seen == traps)
+			break;
 		/* Anything else during startup goes back to the program.  */
 		ptrace(PTRACE_CONT, pid, 0,
 		       WSTOPSIG(ws) == SIGTRAP ? 0 : WSTOPSIG(ws));
 	}
 
+	ptrace(PTRACE_SETOPTIONS, pid, 0, nat_ptrace_options(1));
 	proc = nat_add_process(target, pid);
 	thread = proc ? nat_add_thread(proc, pid) : NULL;
 	if (!thread) {

@@ -4,7 +4,8 @@ nat_libpsnat_a_SOURCES = \
 	nat/target.h nat/process.c nat/process.h \
 	nat/inferior.c nat/wait.c nat/wait_status.h nat/resume.c \
 	nat/thread_regs.c nat/btrace.c nat/btrace.h \
-	nat/debugregs.c nat/debugregs.h
+	nat/debugregs.c nat/debugregs.h \
+	nat/maps.c nat/maps.h
 
 # Memory and the int3 table, which the trace emulator uses too: a library
 # of their own, linked after both (libtool drops a library listed twice).
@@ -57,3 +58,13 @@ check_PROGRAMS += testsuite/unit/resume_test
 TESTS += testsuite/unit/resume_test
 testsuite_unit_resume_test_CFLAGS = $(NAT_PROC_TEST_CFLAGS)
 testsuite_unit_resume_test_LDADD = $(NAT_PROC_TEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/maps_test
+TESTS += testsuite/unit/maps_test
+testsuite_unit_maps_test_CFLAGS = $(NAT_PROC_TEST_CFLAGS)
+testsuite_unit_maps_test_LDADD = $(NAT_PROC_TEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/btrace_test
+TESTS += testsuite/unit/btrace_test
+testsuite_unit_btrace_test_CFLAGS = $(NAT_PROC_TEST_CFLAGS)
+testsuite_unit_btrace_test_LDADD = $(NAT_PROC_TEST_LDADD)

@@ -14,3 +14,9 @@ TESTS += testsuite/unit/amd64_regs_test
 testsuite_unit_amd64_regs_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 testsuite_unit_amd64_regs_test_LDADD = nat/libpsregs.a xml/libpsxml.a \
 	nat/libpsmem.a common/libpscommon.a $(CRITERION_LIBS)
+
+# End to end: GDB through ptstub and through gdbserver on a program that
+# loaded known values into every register.
+check_PROGRAMS += testsuite/unit/progs/regs_loader
+TESTS += testsuite/unit/regs_gdb_test.sh
+EXTRA_DIST += testsuite/unit/regs_gdb_test.sh

@@ -187,6 +187,13 @@ int nat_kill(struct nat_target *target, pid_t pid);
 int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 	       size_t count);
 
+/* Move THREAD, stopped at one of GDB's breakpoints, past it by one
+   instruction, alone, so it can be resumed without the client seeing
+   the stop (a breakpoint condition was false).  Whatever else it
+   reports meanwhile stays pending.  */
+int nat_step_over_breakpoint(struct nat_target *target,
+			     struct nat_thread *thread);
+
 /* Wait for the next event to report; all threads are stopped when it
    returns (all-stop).  -pse_eof if the hook saw the client leave.  */
 int nat_wait(struct nat_target *target, struct nat_event *event,

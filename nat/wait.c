@@ -379,6 +379,43 @@ static void nat_stop_all(struct nat_target *target)
 	}
 }
 
+int nat_step_over_breakpoint(struct nat_target *target,
+			     struct nat_thread *thread)
+{
+	struct nat_process *proc = thread->proc;
+	uint64_t pc = nat_peek_pc(thread->tid);
+	const struct int3_site *site = int3_lookup(&proc->int3s, pc);
+	int status, err;
+
+	/* The emulator runs the instruction under any site itself.  */
+	if (proc->emu || !site || !(site->owners & int3_owner_gdb))
+		return 0;
+	err = int3_remove(&proc->int3s, &proc->mem, pc, int3_owner_gdb);
+	if (err < 0)
+		return err;
+	thread->resumed = 1;
+	err = nat_thread_resume(thread, nat_resume_step, 0);
+	while (!err && thread->state == nat_thread_running) {
+		if (nat_waitpid(thread->tid, &status, 0) < 0) {
+			err = -pse_nothread;
+			break;
+		}
+		/* A plain completed step is ours; anything else stays.  */
+		if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP &&
+		    !(status >> 16) && !proc->emu) {
+			thread->state = nat_thread_stopped;
+			thread->regs_valid = 0;
+			break;
+		}
+		if (nat_handle_status(target, thread, status, 1) == nat_gone)
+			return 0;
+	}
+	/* The site is the process's again, whatever happened.  */
+	if (nat_find_process(target, proc->pid) == proc)
+		int3_insert(&proc->int3s, &proc->mem, pc, int3_owner_gdb);
+	return err;
+}
+
 void nat_stop(struct nat_target *target)
 {
 	nat_collect(target);

@@ -479,51 +479,56 @@ void ax_conds_clear(struct ax_cond_list *list, uint64_t addr)
 	*e = list->entries[--list->count];
 }
 
+static int ax_conds_grow(struct ax_cond_list *list)
+{
+	size_t cap = list->cap ? 2 * list->cap : 8;
+	struct ax_cond_entry *grown;
+
+	grown = realloc(list->entries, cap * sizeof(*grown));
+	if (!grown)
+		return -pse_nomem;
+	list->entries = grown;
+	list->cap = cap;
+	return 0;
+}
+
 int ax_conds_set(struct ax_cond_list *list, uint64_t addr,
 		 struct ax_expr **exprs, size_t count)
 {
-	struct ax_expr **copy = NULL;
+	struct ax_expr **copy;
 	struct ax_cond_entry *e;
+	int err = -pse_invalid;
 
-	if (!list || (count && !exprs))
+	if (count && !exprs)
 		return -pse_invalid;
-	if (count) {
-		copy = malloc(count * sizeof(*copy));
-		if (!copy)
-			goto nomem;
-		memcpy(copy, exprs, count * sizeof(*copy));
-	}
-	e = ax_conds_find(list, addr);
+	if (!list)
+		goto drop;
 	if (!count) {
 		ax_conds_clear(list, addr);
 		return 0;
 	}
-	if (!e) {
-		if (list->count == list->cap) {
-			size_t cap = list->cap ? 2 * list->cap : 8;
-			struct ax_cond_entry *grown;
-
-			grown = realloc(list->entries, cap * sizeof(*grown));
-			if (!grown) {
-				free(copy);
-				goto nomem;
-			}
-			list->entries = grown;
-			list->cap = cap;
-		}
+	err = -pse_nomem;
+	e = ax_conds_find(list, addr);
+	if (!e && list->count == list->cap && ax_conds_grow(list) < 0)
+		goto drop;
+	copy = malloc(count * sizeof(*copy));
+	if (!copy)
+		goto drop;
+	memcpy(copy, exprs, count * sizeof(*copy));
+	if (e) {
+		ax_free_exprs(e->exprs, e->count);
+	} else {
 		e = &list->entries[list->count++];
 		e->addr = addr;
-	} else {
-		ax_free_exprs(e->exprs, e->count);
 	}
 	e->exprs = copy;
 	e->count = count;
 	return 0;
 
-nomem:
+drop:
 	for (size_t i = 0; i < count; i++)
 		ax_free(exprs[i]);
-	return -pse_nomem;
+	return err;
 }
 
 size_t ax_conds_count(const struct ax_cond_list *list, uint64_t addr)

@@ -2,6 +2,7 @@
    thread.  */
 #include "server/server.h"
 #include "common/ps_error.h"
+#include "nat/amd64_regs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@ int srv_init(struct srv *srv, struct nat_target *target,
 	srv->general.pid = 0;
 	srv->general.tid = 0;
 	hostio_init(&srv->hostio);
+	ax_cond_list_init(&srv->conds_sw);
+	ax_cond_list_init(&srv->conds_hw);
 	ps_buf_init(&srv->xfer);
 	ps_buf_init(&srv->reply);
 	ps_buf_init(&srv->scratch);
@@ -28,6 +31,8 @@ int srv_init(struct srv *srv, struct nat_target *target,
 void srv_fini(struct srv *srv)
 {
 	srv_settings_fini(srv);
+	ax_cond_list_fini(&srv->conds_sw);
+	ax_cond_list_fini(&srv->conds_hw);
 	hostio_fini(&srv->hostio);
 	ps_buf_fini(&srv->xfer);
 	ps_buf_fini(&srv->reply);
@@ -88,6 +93,67 @@ static int srv_on_readable(void *ctx)
 	return rsp_conn_check_interrupt(srv->conn);
 }
 
+static long srv_cond_read_mem(void *data, uint64_t addr, void *buf,
+			      size_t len)
+{
+	struct nat_thread *thread = data;
+
+	return nat_read_memory(thread->proc, addr, buf, len);
+}
+
+static int srv_cond_read_reg(void *data, unsigned regno, uint64_t *value)
+{
+	struct nat_thread *thread = data;
+	struct amd64_regs *regs;
+	uint8_t raw[64];
+	int n = nat_thread_regs(thread, &regs);
+
+	if (n < 0)
+		return n;
+	n = amd64_regs_read(regs, regno, raw, sizeof(raw));
+	if (n < 0)
+		return n;
+	*value = 0;
+	memcpy(value, raw, n < 8 ? (size_t) n : 8);
+	return 0;
+}
+
+/* A breakpoint hit whose conditions are all false is nobody's stop: step
+   off it and run on as the client last asked, as gdbserver does.  A
+   requested step always ends in a report.  */
+static int srv_condition_false(struct srv *srv, const struct nat_event *ev)
+{
+	struct nat_thread *thread;
+	struct ax_context ctx;
+	struct ax_cond_list *list;
+	uint64_t pc;
+
+	if (ev->kind != nat_ev_stopped ||
+	    (ev->reason != nat_stop_swbreak && ev->reason != nat_stop_hwbreak))
+		return 0;
+	thread = nat_find_thread(srv->target, ev->pid, ev->tid);
+	if (!thread || thread->stepping)
+		return 0;
+	list = ev->reason == nat_stop_swbreak ? &srv->conds_sw : &srv->conds_hw;
+	ctx.read_mem = srv_cond_read_mem;
+	ctx.read_reg = srv_cond_read_reg;
+	ctx.data = thread;
+	{
+		struct amd64_regs *regs;
+
+		if (nat_thread_regs(thread, &regs) < 0)
+			return 0;
+		pc = amd64_regs_pc(regs);
+	}
+	if (ax_conds_eval(list, pc, &ctx) != 0)
+		return 0;
+	/* Debug-register breakpoints need no step: the kernel sets RF.  */
+	if (ev->reason == nat_stop_swbreak &&
+	    nat_step_over_breakpoint(srv->target, thread) < 0)
+		return 0;
+	return nat_resume(srv->target, srv->resume, srv->nresume) == 0;
+}
+
 int srv_wait_and_reply(struct srv *srv)
 {
 	struct nat_wait_hook hook = {
@@ -106,7 +172,9 @@ int srv_wait_and_reply(struct srv *srv)
 	if (err == 1)
 		nat_interrupt(srv->target);
 
-	err = nat_wait(srv->target, &ev, &hook);
+	do
+		err = nat_wait(srv->target, &ev, &hook);
+	while (err == 0 && srv_condition_false(srv, &ev));
 	srv->running = 0;
 	if (err < 0) {
 		/* The client left while the program ran: hold it stopped for
@@ -138,6 +206,9 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	hostio_fini(&srv->hostio);
 	hostio_init(&srv->hostio);
 	srv->xfer_object[0] = '\0';
+	/* A new client inserts its breakpoints again, conditions too.  */
+	ax_conds_reset(&srv->conds_sw);
+	ax_conds_reset(&srv->conds_hw);
 }
 
 int srv_serve(struct srv *srv, struct rsp_conn *conn)

@@ -10,6 +10,7 @@
 
 #include "common/ps_buf.h"
 #include "nat/target.h"
+#include "server/agent_expr.h"
 #include "server/hostio.h"
 #include "server/rsp_conn.h"
 #include "server/rsp_parse.h"
@@ -61,6 +62,14 @@ struct srv {
 	char **env;
 	size_t nenv;
 	char *cwd;
+
+	/* Breakpoint conditions GDB gave us to evaluate (Z0 and Z1).  */
+	struct ax_cond_list conds_sw, conds_hw;
+
+	/* The last resume request, to repeat after a stop nobody must
+	   see (a breakpoint whose condition is false).  */
+	struct nat_resume resume[64];
+	size_t nresume;
 
 	/* Buffer sizes for the next Qbtrace (Qbtrace-conf).  */
 	size_t btrace_bts_size, btrace_pt_size;
@@ -114,6 +123,10 @@ int srv_handle_qxfer(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_settings(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_btrace(struct srv *srv, const char *pkt, size_t len);
+
+/* Write the selected thread's trace bundle to PATH; MSG gets what to
+   tell the user.  */
+int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg);
 
 /* Build the btrace or btrace-conf object for qXfer; on failure the
    E reply is already in srv->reply.  */

@@ -19,13 +19,25 @@ int srv_handle_break(struct srv *srv, const char *pkt, size_t len)
 	    ps_hex_parse_u64(&p, end, &addr) < 0 || rsp_expect(&p, end, ',') < 0 ||
 	    ps_hex_parse_u64(&p, end, &kind) < 0)
 		return -pse_invalid;
-	/* Conditions and commands (";X...") are GDB's to evaluate.  */
-	if (p != end && *p != ';')
-		return -pse_invalid;
 	if (type > 4)
 		return srv_reply;
 	if (!proc)
 		return srv_error_text(srv, "No process.");
+	/* Every Z0/Z1 replaces the conditions of its address (none clears
+	   them); a malformed one changes nothing.  */
+	if (type <= 1) {
+		struct ax_cond_list *conds = type ? &srv->conds_hw : &srv->conds_sw;
+
+		if (insert)
+			err = ax_conds_parse_z(conds, addr, p, end);
+		else
+			err = p == end ? (ax_conds_clear(conds, addr), 0)
+				       : -pse_invalid;
+		if (err < 0)
+			return -pse_invalid;
+	} else if (p != end && *p != ';') {
+		return -pse_invalid;
+	}
 
 	if (type == 0) {
 		if (kind != 1)

@@ -15,6 +15,8 @@ static const char srv_monitor_help[] =
 	"  btrace status\n"
 	"    Each traced thread's trace source, buffer size, bytes recorded\n"
 	"    and wraps.\n"
+	"  btrace save FILE\n"
+	"    Write the selected thread's trace bundle to FILE, for ptbtrace.\n"
 	"  exit\n"
 	"    Quit ptstub (the program is killed, or detached if attached).\n"
 	"  help\n"
@@ -105,7 +107,14 @@ int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len)
 		err = srv_console(srv, srv_monitor_help);
 	else if (!strcmp(cmd, "btrace status"))
 		err = srv_btrace_status(srv);
-	else if (!strcmp(cmd, "exit"))
+	else if (!strncmp(cmd, "btrace save ", 12) && cmd[12]) {
+		struct ps_buf msg;
+
+		ps_buf_init(&msg);
+		srv_btrace_save(srv, cmd + 12, &msg);
+		err = srv_console(srv, msg.data);
+		ps_buf_fini(&msg);
+	} else if (!strcmp(cmd, "exit"))
 		err = 0, srv->exit_server = 1;
 	else if (!strncmp(cmd, "set debug ", 10))
 		err = srv_set_log(srv, cmd + 10, 0);

@@ -16,6 +16,21 @@ static void srv_resume_target(struct rsp_ptid ptid, struct nat_resume *a)
 	a->tid = ptid.tid > 0 ? (pid_t) ptid.tid : -1;
 }
 
+/* Resume, remembering the request for stops the client must not see.  */
+static int srv_resume(struct srv *srv, const struct nat_resume *actions,
+		      size_t n)
+{
+	int err;
+
+	memcpy(srv->resume, actions, n * sizeof(*actions));
+	srv->nresume = n;
+	/* Signals go with the first resume only.  */
+	for (size_t i = 0; i < n; i++)
+		srv->resume[i].sig = 0;
+	err = nat_resume(srv->target, actions, n);
+	return err < 0 ? err : srv_resumed;
+}
+
 static int srv_signal(const char **p, const char *end, int *host)
 {
 	uint64_t gdb_sig;
@@ -79,8 +94,7 @@ static int srv_vcont(struct srv *srv, const char *pkt, size_t len)
 	}
 	if (!n)
 		return -pse_invalid;
-	err = nat_resume(srv->target, actions, n);
-	return err < 0 ? err : srv_resumed;
+	return srv_resume(srv, actions, n);
 }
 
 /* c, C, s, S: the Hc thread (or all) gets the action; for a step the
@@ -121,8 +135,7 @@ static int srv_old_resume(struct srv *srv, const char *pkt, size_t len)
 		actions[1] = (struct nat_resume) { -1, -1, nat_resume_cont, 0 };
 		n = 2;
 	}
-	err = nat_resume(srv->target, actions, n);
-	return err < 0 ? err : srv_resumed;
+	return srv_resume(srv, actions, n);
 }
 
 int srv_handle_resume(struct srv *srv, const char *pkt, size_t len)

@@ -14,7 +14,9 @@ e2e_programs = \
 	testsuite/programs/bin/fork \
 	testsuite/programs/bin/exec \
 	testsuite/programs/bin/spin \
-	testsuite/programs/bin/segv
+	testsuite/programs/bin/segv \
+	testsuite/programs/bin/btrace \
+	testsuite/programs/bin/btrace_threads
 check_PROGRAMS += $(e2e_programs)
 
 testsuite_programs_bin_plain_SOURCES = testsuite/programs/plain.c
@@ -33,6 +35,11 @@ testsuite_programs_bin_fork_SOURCES = testsuite/programs/fork.c
 testsuite_programs_bin_exec_SOURCES = testsuite/programs/exec.c
 testsuite_programs_bin_spin_SOURCES = testsuite/programs/spin.c
 testsuite_programs_bin_segv_SOURCES = testsuite/programs/segv.c
+testsuite_programs_bin_btrace_SOURCES = testsuite/programs/btrace.c
+testsuite_programs_bin_btrace_threads_SOURCES = \
+	testsuite/programs/btrace_threads.c
+testsuite_programs_bin_btrace_threads_CFLAGS = $(AM_CFLAGS) -pthread
+testsuite_programs_bin_btrace_threads_LDFLAGS = -pthread
 
 # The demo's inferior is built only by `make demo`.
 EXTRA_PROGRAMS = testsuite/programs/bin/demo

@@ -267,28 +267,31 @@ int tdesc_amd64_regno(uint64_t xcr0, const char *name)
 
 static int put_type(struct ps_buf *out, const struct tdesc_type *t)
 {
-	int err = 0;
+	int err;
 
 	if (!strcmp(t->kind, "vector"))
 		return ps_buf_printf(out,
 				     "    <vector id=\"%s\" type=\"%s\" count=\"%u\"/>\n",
 				     t->id, t->element, t->count);
 
-	err |= ps_buf_printf(out, "    <%s id=\"%s\"", t->kind, t->id);
-	if (t->count)
-		err |= ps_buf_printf(out, " size=\"%u\"", t->count);
-	err |= ps_buf_puts(out, ">\n");
-	for (unsigned i = 0; i < t->nfields; i++) {
+	err = ps_buf_printf(out, "    <%s id=\"%s\"", t->kind, t->id);
+	if (!err && t->count)
+		err = ps_buf_printf(out, " size=\"%u\"", t->count);
+	if (!err)
+		err = ps_buf_puts(out, ">\n");
+	for (unsigned i = 0; !err && i < t->nfields; i++) {
 		const struct tdesc_field *f = &t->fields[i];
 
-		err |= ps_buf_printf(out, "      <field name=\"%s\"", f->name);
-		if (f->start >= 0)
-			err |= ps_buf_printf(out, " start=\"%d\" end=\"%d\"",
-					     f->start, f->end);
-		err |= ps_buf_printf(out, " type=\"%s\"/>\n", f->type);
+		err = ps_buf_printf(out, "      <field name=\"%s\"", f->name);
+		if (!err && f->start >= 0)
+			err = ps_buf_printf(out, " start=\"%d\" end=\"%d\"",
+					    f->start, f->end);
+		if (!err)
+			err = ps_buf_printf(out, " type=\"%s\"/>\n", f->type);
 	}
-	err |= ps_buf_printf(out, "    </%s>\n", t->kind);
-	return err < 0 ? -pse_nomem : 0;
+	if (!err)
+		err = ps_buf_printf(out, "    </%s>\n", t->kind);
+	return err;
 }
 
 static int put_reg(struct ps_buf *out, const struct tdesc_reg *r,
@@ -333,5 +336,5 @@ int tdesc_amd64_xml(uint64_t xcr0, const char *annex, struct ps_buf *out)
 	}
 	if (!err)
 		err = ps_buf_puts(out, "</target>\n");
-	return err < 0 ? -pse_nomem : 0;
+	return err;
 }

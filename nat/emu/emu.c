@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "nat/emu/emu.h"
+#include "nat/emu/emu_alu.h"
 #include "nat/emu/emu_branch.h"
 #include "nat/emu/emu_engine.h"
 #include "nat/emu/emu_cache.h"
@@ -379,8 +380,11 @@ static void emu_link_set(struct emu_link *link, const struct emu_walk *walk,
 	link->rsp0 = rsp0;
 	link->walk = *walk;
 	link->walk.edges = link->edges;
-	memcpy(link->edges, walk->edges, walk->nedges * sizeof(*walk->edges));
+	if (walk->nedges)
+		memcpy(link->edges, walk->edges,
+		       walk->nedges * sizeof(*walk->edges));
 	link->ret_target = 0;
+	link->taken = false;
 }
 
 /* The value of S for a walk that started with RSP0 and RBP0.  */
@@ -418,7 +422,7 @@ static bool emu_ret_ahead(struct emu *emu, struct emu_thread *th,
 	return emu_read_data(&acc, slot, target, sizeof(*target)) == 0;
 }
 
-/* Whether the thread may run through the RET at IP by itself: a trap
+/* Whether the thread may run through the branch at IP by itself: a trap
    planted there earlier is taken out, unless someone else needs it
    (GDB, or another traced thread that may expect to stop there).  */
 static bool emu_pass_ret(struct emu *emu, uint64_t ip)
@@ -432,38 +436,82 @@ static bool emu_pass_ret(struct emu *emu, uint64_t ip)
 	return int3_remove(emu->sites, emu->mem, ip, int3_owner_emu) == 0;
 }
 
+static void emu_alu_visit(void *arg, const struct emu_insn *insn)
+{
+	struct emu_alu *alu = arg;
+
+	if (insn->iclass == emu_ic_call)
+		emu_alu_rsp(alu, -8);
+	else if (insn->iclass == emu_ic_other)
+		emu_alu_step(alu, insn);
+}
+
 /* Lay out the thread's path from WALK (starting at REGS->rip): with the
-   RET shortcut, returns are followed from here while provable, so the
-   trap goes further on.  */
+   shortcuts, returns and conditionals are followed from here while their
+   outcome is proven, so the trap goes further on.  */
 static void emu_plan_chain(struct emu *emu, struct emu_thread *th,
 			   const struct emu_walk *walk,
 			   const struct user_regs_struct *regs)
 {
 	uint64_t rsp0 = regs->rsp, rbp0 = regs->rbp;
-	bool rbp_known = true;
+	bool rbp_known = true, jcc = emu->config.jcc_shortcut;
+	struct emu_alu alu;
 
 	th->nchain = 0;
 	emu_link_set(&th->chain[th->nchain++], walk, rsp0);
-	while (emu->config.ret_shortcut && th->nchain < emu_chain_links) {
+	if (jcc)
+		emu_alu_init(&alu, regs);
+	while (th->nchain < emu_chain_links) {
 		struct emu_link *link = &th->chain[th->nchain - 1];
-		const struct emu_walk *next;
+		const struct emu_walk *w = &link->walk, *next;
 		uint64_t target, rsp1, rbp1 = 0;
-		bool rbp1_known;
+		bool rbp1_known, taken;
 
-		if (link->walk.kind != emu_stop_emulate ||
-		    !emu_ret_ahead(emu, th, &link->walk, rsp0, rbp0, rbp_known,
-				   &target) ||
-		    !emu_sym_value(link->walk.rsp_after, rsp0, rbp0, rbp_known,
-				   &rsp1) ||
-		    !emu_maps_cacheable(&emu->maps, target))
+		if (w->kind != emu_stop_emulate)
 			return;
-		rbp1_known = emu_sym_value(link->walk.rbp_after, rsp0, rbp0,
-					   rbp_known, &rbp1);
-		if (!emu_pass_ret(emu, link->walk.stop))
+		if (jcc) {
+			alu.r[4] = rsp0;
+			alu.known |= 1u << 4;
+			if (rbp_known) {
+				alu.r[5] = rbp0;
+				alu.known |= 1u << 5;
+			} else {
+				alu.known &= (uint16_t) ~(1u << 5);
+			}
+			if (!emu_walk_visit(w, emu->decoder, emu_read_code,
+					    emu, emu_alu_visit, &alu))
+				return;
+		}
+		if (w->insn.iclass == emu_ic_cond) {
+			if (!jcc || !emu_alu_cond(&alu, &w->insn, &taken) ||
+			    !emu_sym_value(w->rsp_end, rsp0, rbp0, rbp_known,
+					   &rsp1))
+				return;
+			target = taken ? w->insn.target : w->stop + w->insn.len;
+			rbp1_known = emu_sym_value(w->rbp_end, rsp0, rbp0,
+						   rbp_known, &rbp1);
+			link->taken = taken;
+		} else {
+			if (!emu->config.ret_shortcut ||
+			    !emu_ret_ahead(emu, th, w, rsp0, rbp0, rbp_known,
+					   &target) ||
+			    !emu_sym_value(w->rsp_after, rsp0, rbp0, rbp_known,
+					   &rsp1))
+				return;
+			rbp1_known = emu_sym_value(w->rbp_after, rsp0, rbp0,
+						   rbp_known, &rbp1);
+		}
+		if (!emu_maps_cacheable(&emu->maps, target) ||
+		    !emu_pass_ret(emu, w->stop))
 			return;
 		next = emu_walk_get(emu, target);
 		if (!next)
 			return;
+		/* The trap at the chain's end must mean the end: a stop the
+		   chain passes through earlier cannot be it.  */
+		for (uint8_t i = 0; i < th->nchain; i++)
+			if (th->chain[i].walk.stop == next->stop)
+				return;
 		link->ret_target = target;
 		emu_link_set(&th->chain[th->nchain++], next, rsp1);
 		rsp0 = rsp1;

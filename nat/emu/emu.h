@@ -51,8 +51,10 @@ enum emu_verdict {
 struct emu_config {
 	/* Shortcuts that take fewer stops than branches.  ret_shortcut: a
 	   RET whose slot no store on the path before it can touch is
-	   followed, its target read at the previous stop.  jcc_shortcut is
-	   not implemented yet (accepted, no effect).  */
+	   followed, its target read at the previous stop.  jcc_shortcut: a
+	   conditional whose flags (or RCX) come only from integer register
+	   instructions evaluated exactly since the previous stop is
+	   followed without a stop.  */
 	bool ret_shortcut;
 	bool jcc_shortcut;
 	uint32_t psb_period;     /* bytes between PSB+ (0: 4096) */

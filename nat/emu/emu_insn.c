@@ -221,6 +221,75 @@ static void emu_effects(const ZydisDecodedInstruction *zi,
 		insn->fx = emu_fx_store;
 }
 
+static void emu_alu_of(const ZydisDecodedInstruction *zi,
+		       const ZydisDecodedOperand *ops, struct emu_insn *insn)
+{
+	const ZydisAccessedFlags *f = zi->cpu_flags;
+	const unsigned arith = ZYDIS_CPUFLAG_CF | ZYDIS_CPUFLAG_PF |
+		ZYDIS_CPUFLAG_ZF | ZYDIS_CPUFLAG_SF | ZYDIS_CPUFLAG_OF;
+	int dst, src = emu_reg_none;
+
+	for (unsigned i = 0; i < zi->operand_count; i++) {
+		int r;
+
+		if (ops[i].type != ZYDIS_OPERAND_TYPE_REGISTER ||
+		    !(ops[i].actions & ZYDIS_OPERAND_ACTION_MASK_WRITE))
+			continue;
+		r = emu_reg_number(ZydisRegisterGetLargestEnclosing(
+			ZYDIS_MACHINE_MODE_LONG_64, ops[i].reg.value));
+		if (r >= 0 && r < 16)
+			insn->reg_writes |= (uint16_t) (1u << r);
+	}
+	if (f && ((f->modified | f->set_0 | f->set_1 | f->undefined) & arith))
+		insn->flag_writes = true;
+
+	insn->alu = emu_alu_other;
+	if (zi->operand_count_visible < 1 ||
+	    ops[0].type != ZYDIS_OPERAND_TYPE_REGISTER ||
+	    (ops[0].size != 32 && ops[0].size != 64))
+		return;
+	dst = emu_reg_number(ZydisRegisterGetLargestEnclosing(
+		ZYDIS_MACHINE_MODE_LONG_64, ops[0].reg.value));
+	if (dst < 0 || dst > 15)
+		return;
+	if (zi->operand_count_visible >= 2) {
+		const ZydisDecodedOperand *o = &ops[1];
+
+		if (o->type == ZYDIS_OPERAND_TYPE_IMMEDIATE) {
+			insn->alu_imm = o->imm.value.s;
+		} else if (o->type == ZYDIS_OPERAND_TYPE_REGISTER &&
+			   o->size == ops[0].size) {
+			src = emu_reg_number(ZydisRegisterGetLargestEnclosing(
+				ZYDIS_MACHINE_MODE_LONG_64, o->reg.value));
+			if (src < 0 || src > 15)
+				return;
+		} else {
+			return;
+		}
+	}
+	switch (zi->mnemonic) {
+	case ZYDIS_MNEMONIC_MOV: insn->alu = emu_alu_mov; break;
+	case ZYDIS_MNEMONIC_ADD: insn->alu = emu_alu_add; break;
+	case ZYDIS_MNEMONIC_SUB: insn->alu = emu_alu_sub; break;
+	case ZYDIS_MNEMONIC_CMP: insn->alu = emu_alu_cmp; break;
+	case ZYDIS_MNEMONIC_AND: insn->alu = emu_alu_and; break;
+	case ZYDIS_MNEMONIC_OR: insn->alu = emu_alu_or; break;
+	case ZYDIS_MNEMONIC_XOR: insn->alu = emu_alu_xor; break;
+	case ZYDIS_MNEMONIC_TEST: insn->alu = emu_alu_test; break;
+	case ZYDIS_MNEMONIC_INC: insn->alu = emu_alu_inc; break;
+	case ZYDIS_MNEMONIC_DEC: insn->alu = emu_alu_dec; break;
+	default: return;
+	}
+	if ((insn->alu == emu_alu_inc || insn->alu == emu_alu_dec) ?
+	    zi->operand_count_visible != 1 : zi->operand_count_visible != 2) {
+		insn->alu = emu_alu_other;
+		return;
+	}
+	insn->alu_width = (uint8_t) ops[0].size;
+	insn->alu_dst = (int8_t) dst;
+	insn->alu_src = (int8_t) src;
+}
+
 static void emu_classify(const ZydisDecodedInstruction *zi,
 			 const ZydisDecodedOperand *ops, struct emu_insn *insn)
 {
@@ -301,6 +370,7 @@ static void emu_classify(const ZydisDecodedInstruction *zi,
 		zi->mnemonic != ZYDIS_MNEMONIC_XABORT &&
 		zi->mnemonic != ZYDIS_MNEMONIC_XEND;
 	emu_effects(zi, ops, insn);
+	emu_alu_of(zi, ops, insn);
 	insn->rep = (zi->attributes & (ZYDIS_ATTRIB_HAS_REP |
 				       ZYDIS_ATTRIB_HAS_REPE |
 				       ZYDIS_ATTRIB_HAS_REPNE)) != 0 &&

@@ -60,6 +60,15 @@ enum emu_fx {
 	emu_fx_store,      /* FX_SIZE bytes at [fx_reg + fx_disp] */
 };
 
+/* Integer instructions the Jcc shortcut evaluates exactly, register to
+   register or with an immediate (emu_alu_other: anything else; its
+   register and flag writes make those unknown).  */
+enum emu_alu_op {
+	emu_alu_other,
+	emu_alu_mov, emu_alu_add, emu_alu_sub, emu_alu_cmp, emu_alu_and,
+	emu_alu_or, emu_alu_xor, emu_alu_test, emu_alu_inc, emu_alu_dec,
+};
+
 struct emu_insn {
 	uint64_t ip;
 	uint8_t len;
@@ -75,6 +84,13 @@ struct emu_insn {
 	int8_t fx_reg;
 	uint16_t fx_size;
 	int32_t fx_disp;
+	uint8_t alu;         /* enum emu_alu_op */
+	uint8_t alu_width;   /* 32 or 64 */
+	int8_t alu_dst;
+	int8_t alu_src;      /* emu_reg_none: ALU_IMM */
+	int64_t alu_imm;
+	uint16_t reg_writes; /* general registers written, by number */
+	bool flag_writes;    /* writes CF, PF, ZF, SF or OF */
 };
 
 struct emu_decoder;

@@ -180,7 +180,12 @@ void emu_rec_chain(struct emu_thread *th, uint8_t n)
 		if (link->walk.ninsns)
 			th->last_exec = link->walk.last;
 		if (i + 1 < th->nchain) {
-			emu_rec_ret(th, link->walk.stop, link->ret_target);
+			if (link->walk.insn.iclass == emu_ic_cond)
+				emu_rec_cond(th, link->walk.stop, link->taken,
+					     link->ret_target);
+			else
+				emu_rec_ret(th, link->walk.stop,
+					    link->ret_target);
 			th->followed++;
 		}
 	}

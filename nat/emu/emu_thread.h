@@ -17,7 +17,8 @@
 struct emu_link {
 	struct emu_walk walk;
 	struct emu_edge edges[emu_walk_max_edges];
-	uint64_t ret_target;
+	uint64_t ret_target;      /* where the stop went, if followed */
+	bool taken;               /* a followed conditional's outcome */
 	uint64_t rsp0;            /* RSP where the walk starts */
 };
 

@@ -126,6 +126,12 @@ static void emu_track_insn(struct emu_stack_track *t,
 /* Decide whether the RET ending WALK can be followed from its start.  */
 static void emu_track_ret(struct emu_walk *walk, struct emu_stack_track *t)
 {
+	walk->rsp_end = t->rsp;
+	walk->rbp_end = t->rbp;
+	if (!t->ok) {
+		walk->rsp_end.base = -1;
+		walk->rbp_end.base = -1;
+	}
 	if (!t->ok || walk->insn.iclass != emu_ic_ret || !walk->insn.emulable)
 		return;
 	walk->slot = t->rsp;
@@ -205,8 +211,7 @@ int emu_walk_build(struct emu_walk *walk, const struct emu_decoder *decoder,
 	}
 	walk->stop = ip;
 	walk->insn = insn;
-	if (walk->kind == emu_stop_emulate)
-		emu_track_ret(walk, &track);
+	emu_track_ret(walk, &track);
 	if (walk->nedges) {
 		walk->edges = malloc(walk->nedges * sizeof(*edges));
 		if (!walk->edges)
@@ -257,4 +262,26 @@ bool emu_walk_locate(const struct emu_walk *walk,
 			at += insn.len;
 	}
 	return false;
+}
+
+bool emu_walk_visit(const struct emu_walk *walk,
+		    const struct emu_decoder *decoder, emu_code_fn read,
+		    void *ctx, void (*fn)(void *arg, const struct emu_insn *),
+		    void *arg)
+{
+	struct emu_code_window win = { .read = read, .ctx = ctx };
+	uint64_t at = walk->start;
+	uint16_t edge = 0;
+	struct emu_insn insn;
+
+	for (uint32_t i = 0; i < walk->ninsns; i++) {
+		if (emu_window_decode(&win, decoder, at, &insn) < 0)
+			return false;
+		fn(arg, &insn);
+		if (edge < walk->nedges && walk->edges[edge].from == at)
+			at = walk->edges[edge++].to;
+		else
+			at += insn.len;
+	}
+	return at == walk->stop;
 }

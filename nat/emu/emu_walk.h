@@ -50,6 +50,10 @@ struct emu_walk {
 	uint64_t last;             /* the one right before it (0: none) */
 	struct emu_edge *edges;    /* malloc'd, NEDGES of them */
 
+	/* RSP and RBP at the stop, relative to the start (base -1:
+	   unknown).  */
+	struct emu_sym rsp_end, rbp_end;
+
 	/* For a RET stop: whether no store on the path can touch its slot
 	   (given CHECKS pass), so its target can be read at the start. */
 	bool ret_known;
@@ -72,6 +76,14 @@ int emu_walk_build(struct emu_walk *walk, const struct emu_decoder *decoder,
 		   const struct emu_maps *maps, emu_code_fn read, void *ctx,
 		   uint64_t start);
 void emu_walk_fini(struct emu_walk *walk);
+
+/* Call FN for every instruction on WALK before its stop, in order
+   (direct branches included), decoding the path again.  False if the
+   code could not be decoded.  */
+bool emu_walk_visit(const struct emu_walk *walk,
+		    const struct emu_decoder *decoder, emu_code_fn read,
+		    void *ctx, void (*fn)(void *arg, const struct emu_insn *),
+		    void *arg);
 
 /* Where the instruction at IP lies on WALK: the index of the previous
    instruction's address in *PREV (0 if IP is the start), by decoding the

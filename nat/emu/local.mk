@@ -12,6 +12,7 @@ nat_emu_libpsemu_a_SOURCES = \
 	nat/emu/emu_walk.c nat/emu/emu_walk.h \
 	nat/emu/emu_cache.c nat/emu/emu_cache.h \
 	nat/emu/emu_signal.c nat/emu/emu_signal.h \
+	nat/emu/emu_alu.c nat/emu/emu_alu.h \
 	nat/emu/emu_thread.c nat/emu/emu_thread.h
 
 # What a program linking the engine needs: nat/mem and nat/int3_table
@@ -28,7 +29,8 @@ check_PROGRAMS += testsuite/emu/progs/recursion testsuite/emu/progs/loops \
 	testsuite/emu/progs/signals testsuite/emu/progs/longjmp \
 	testsuite/emu/progs/throw testsuite/emu/progs/threads \
 	testsuite/emu/progs/forks testsuite/emu/progs/syscalls \
-	testsuite/emu/progs/jit testsuite/emu/progs/timer
+	testsuite/emu/progs/jit testsuite/emu/progs/timer \
+	testsuite/emu/progs/exec
 testsuite_emu_progs_recursion_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_loops_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_indirect_CFLAGS = $(EMU_PROG_CFLAGS)
@@ -44,6 +46,7 @@ testsuite_emu_progs_forks_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_syscalls_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_jit_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_timer_CFLAGS = $(EMU_PROG_CFLAGS)
+testsuite_emu_progs_exec_CFLAGS = $(EMU_PROG_CFLAGS)
 
 check_LIBRARIES = testsuite/emu/libemudriver.a testsuite/emu/libemunat.a
 testsuite_emu_libemudriver_a_SOURCES = testsuite/emu/emu_driver.c \
@@ -86,6 +89,8 @@ check_PROGRAMS += testsuite/unit/emu_stop_test
 TESTS += testsuite/unit/emu_stop_test
 check_PROGRAMS += testsuite/unit/emu_read_test
 TESTS += testsuite/unit/emu_read_test
+check_PROGRAMS += testsuite/unit/emu_alu_test
+TESTS += testsuite/unit/emu_alu_test
 EMU_UNIT_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) \
 	-DEMU_PROGDIR='"$(abs_top_builddir)/testsuite/emu/progs"'
 EMU_UNIT_LDADD = $(EMU_DRIVER_LIBS) $(CRITERION_LIBS)
@@ -115,6 +120,8 @@ testsuite_unit_emu_stop_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_stop_test_LDADD = $(EMU_UNIT_LDADD)
 testsuite_unit_emu_read_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_read_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_emu_alu_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_emu_alu_test_LDADD = $(EMU_UNIT_LDADD)
 
 # The benchmark (make bench-emu): instructions traced per second against
 # a naive single-step tracer, each shortcut on and off.

@@ -1,7 +1,8 @@
 #!/bin/sh
 # GDB is the oracle: record bt_prog through ptstub, save the trace with
 # `monitor btrace save`, and require ptbtrace to print exactly what GDB
-# prints for `info record` and `record function-call-history /ilc` on it.
+# prints on it for `info record`, `record function-call-history /ilc`,
+# `maint info btrace` and `maint btrace packet-history`.
 # Skips (77) until the stub can serve and save traces.
 set -u
 build=${top_builddir:-.}
@@ -41,6 +42,10 @@ echo ==info\n
 info record
 echo ==calls\n
 record function-call-history /ilc
+echo ==maint\n
+maint info btrace
+echo ==packets\n
+maint btrace packet-history
 echo ==end\n
 kill
 EOF2
@@ -55,12 +60,18 @@ EOF2
 
 	sed -n '/^==info$/,/^==calls$/p' "$tmp/gdb.out" | sed '1d;$d' \
 		>"$tmp/gdb.info"
-	sed -n '/^==calls$/,/^==end$/p' "$tmp/gdb.out" | sed '1d;$d' \
+	sed -n '/^==calls$/,/^==maint$/p' "$tmp/gdb.out" | sed '1d;$d' \
 		>"$tmp/gdb.calls"
+	sed -n '/^==maint$/,/^==packets$/p' "$tmp/gdb.out" | sed '1d;$d' \
+		>"$tmp/gdb.maint"
+	sed -n '/^==packets$/,/^==end$/p' "$tmp/gdb.out" | sed '1d;$d' \
+		>"$tmp/gdb.packets"
 	"$tool" info "$tmp/$format.ptb" >"$tmp/our.info" 2>&1
 	"$tool" call-history /ilc "$tmp/$format.ptb" >"$tmp/our.calls" 2>&1
+	"$tool" maint-info "$tmp/$format.ptb" >"$tmp/our.maint" 2>&1
+	"$tool" packets "$tmp/$format.ptb" >"$tmp/our.packets" 2>&1
 
-	for what in info calls; do
+	for what in info calls maint packets; do
 		if ! diff -u "$tmp/gdb.$what" "$tmp/our.$what"; then
 			echo "FAIL: $format $what differs from GDB's"
 			status=1

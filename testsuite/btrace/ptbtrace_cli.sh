@@ -54,6 +54,25 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["in
 "$tool" call-history /i "$tmp/error.ptb" >"$tmp/err" || fail "error trace"
 grep -q '^8	\[decode error (-[0-9]*): .*\]$' "$tmp/err" || fail "gap line"
 
+# packets and maint-info.
+"$tool" packets "$tmp/calls.ptb" >"$tmp/pk" || fail "packets"
+[ "$(sed -n 1p "$tmp/pk")" = "$(printf '0\t0x0\tpsb')" ] || fail "packets line 1"
+"$tool" maint-info "$tmp/calls.ptb" >"$tmp/mi" || fail "maint-info"
+grep -qx 'Number of packets: 7\.' "$tmp/mi" || fail "maint-info count"
+"$tool" packets 99 "$tmp/calls.ptb" 2>"$tmp/stderr" >/dev/null
+[ $? = 1 ] || fail "packets 99 exit"
+grep -qx "'99' is out of range\." "$tmp/stderr" || fail "packets 99 message"
+
+# export: folded stacks, and Chrome events that are valid JSON.
+"$tool" export --format=folded "$tmp/calls.ptb" >"$tmp/folded" || fail "folded"
+[ "$(cut -d' ' -f1 "$tmp/folded" | tr '\n' ' ')" = "main main;f main;f;g " ] ||
+	fail "folded stacks: $(cat "$tmp/folded")"
+"$tool" export --format=chrome "$tmp/error.ptb" >"$tmp/chrome" || fail "chrome"
+python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["traceEvents"]; sys.exit(0 if any(x["cat"]=="gap" for x in e) else 1)' \
+	"$tmp/chrome" || fail "chrome JSON"
+"$tool" export --format=svg "$tmp/calls.ptb" >/dev/null 2>&1
+[ $? = 2 ] || fail "unknown export format"
+
 # GDB's argument errors, on stderr, exit 1.
 "$tool" call-history /x "$tmp/calls.ptb" 2>"$tmp/stderr" >/dev/null
 [ $? = 1 ] || fail "/x exit"

@@ -11,7 +11,9 @@ The stub under test is --stub, else $PTSTUB; the reference is --reference,
 else $GDBSERVER, else gdbserver.  Exit status: 0 pass, 1 fail, 77 skip."""
 
 import argparse
+import dataclasses
 import os
+import re
 import shutil
 import sys
 
@@ -83,6 +85,62 @@ def run_role(role, stub, sc, args, program, outroot, paths):
     return t
 
 
+GROUND_TRUTH = re.compile(r"^ground-truth ([\w.-]+) = (.*?)\s*$", re.M)
+
+
+def ground_truth(sc, args, program, outroot, paths):
+    """Runs SC's ground-truth script against the reference stub; returns
+    ({KEY: VALUE}, problems)."""
+    with open(sc.ground_truth) as f:
+        body = f.read()
+    gt = dataclasses.replace(sc, body=body, expect=[], expect_not=[],
+                             expect_gt=[], allow_error="")
+    t = run_role("ground-truth", args.reference, gt, args, program, outroot,
+                 paths)
+    values = dict(GROUND_TRUTH.findall(t.normalized))
+    if not values:
+        t.problems.append("the ground-truth script printed no "
+                          "'ground-truth KEY = VALUE' line")
+    for key, value in sorted(values.items()):
+        print(f"  ground truth: {key} = {value}")
+    return values, t.problems
+
+
+def main_stub_only(sc, args, program, outroot, paths):
+    """A scenario with `reference: none`: the stub's run alone, checked
+    against the scenario's assertions and the ground truth's values."""
+    print(f"--- no reference run: {sc.no_reference}")
+    if sc.ground_truth:
+        if not usable(args.reference):
+            return skip("gdbserver not found: it runs the ground truth "
+                        "(install Debian package gdbserver)")
+        values, problems = ground_truth(sc, args, program, outroot, paths)
+        if problems:
+            print(f"FAIL: ground truth {sc.ground_truth} against "
+                  f"{args.reference} (fix the script):")
+            for p in problems:
+                print(f"  {p}")
+            print(f"FAIL: {sc.name}")
+            return FAIL
+        expect, missing = sc.ground_truth_expect(values)
+        sc = dataclasses.replace(sc, expect=sc.expect + expect)
+        if missing:
+            print(f"FAIL: the ground truth printed no value for "
+                  f"{', '.join(sorted(set(missing)))}")
+            return FAIL
+    cand = run_role("stub", args.stub, sc, args, program, outroot, paths)
+    print(f"--- normalized transcript of the stub under test "
+          f"({outroot}/stub/transcript.norm):")
+    print(indent(cand.compared), end="")
+    if cand.problems:
+        print(f"FAIL: against {args.stub}:")
+        for p in cand.problems:
+            print(f"  {p}")
+    status = FAIL if cand.problems else PASS
+    print(f"{'PASS' if status == PASS else 'FAIL'}: {sc.name}")
+    return status
+
+
 def main(argv):
     args = parse_args(argv)
     try:
@@ -96,7 +154,7 @@ def main(argv):
         print(f"FAIL: stub under test {args.stub!r} is not an executable "
               "(give --stub or set PTSTUB)")
         return FAIL
-    if not args.show and not usable(args.reference):
+    if not args.show and not sc.no_reference and not usable(args.reference):
         return skip("gdbserver not found (install Debian package gdbserver)")
     builddir = os.path.abspath(args.builddir)
     srcdir = os.path.abspath(args.srcdir or
@@ -121,6 +179,8 @@ def main(argv):
             print(f"FAIL: {p}")
         return FAIL if t.problems else PASS
 
+    if sc.no_reference:
+        return main_stub_only(sc, args, program, outroot, paths)
     ref = run_role("reference", args.reference, sc, args, program, outroot,
                    paths)
     cand = run_role("stub", args.stub, sc, args, program, outroot, paths)

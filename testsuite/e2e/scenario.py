@@ -16,10 +16,18 @@ and what its transcript must show.
     # allow-error: REASON         GDB errors are part of the scenario
     # after-detach: running       attach: the process must still run
     # timeout: 8                  seconds for each GDB run (default 8)
+    # reference: none -- REASON   stub-only: no reference run and no
+    #                             comparison (e.g. gdbserver cannot do
+    #                             record btrace on this machine)
+    # ground-truth: FILE.gdb      a script (beside this one) run against
+    #                             the reference stub first; each line
+    #                             "ground-truth KEY = VALUE" it prints
+    #                             makes @GT:KEY@ in expect: regexes VALUE
 
 In the script, @TARGET@ is the stub's HOST:PORT, @PROG@ the inferior's
-absolute path, @BIN@ the folder of all inferiors, @STUB@ the stub's path
-and @PID@ the process to attach to."""
+absolute path, @BIN@ the folder of all inferiors, @STUB@ the stub's path,
+@PID@ the process to attach to and @E2E@ this folder (for helpers such
+as stepi_count.py)."""
 
 import os
 import re
@@ -27,7 +35,10 @@ from dataclasses import dataclass, field
 
 DIRECTIVE = re.compile(r"^#\s*(program|args|mode|expect|expect-not|"
                        r"expected-difference|allow-error|after-detach|"
-                       r"timeout):\s*(.*?)\s*$")
+                       r"timeout|reference|ground-truth):\s*(.*?)\s*$")
+# @GT:KEY@, or @GT:KEY+N@ for a value the scenario derives from it (e.g.
+# info record counts each trace gap as one instruction).
+GT_KEY = re.compile(r"@GT:([\w.-]+?)(?:\+(\d+))?@")
 MODES = ("remote", "attach", "multi", "multi-attach", "stdio")
 
 
@@ -51,13 +62,34 @@ class Scenario:
     allow_error: str = ""
     after_detach: str = ""
     timeout: float = 8.0
+    # Stub-only scenarios: why there is no reference run ("" if there is).
+    no_reference: str = ""
+    ground_truth: str = ""
+    # expect: patterns naming ground-truth values, compiled once known.
+    expect_gt: list = field(default_factory=list)
+
+    def ground_truth_expect(self, values):
+        """EXPECT_GT with @GT:KEY@ replaced by VALUES (escaped); a key the
+        ground truth did not print is an error the caller reports."""
+        compiled, missing = [], []
+        for pattern in self.expect_gt:
+            def value(m):
+                if m.group(1) not in values:
+                    missing.append(m.group(1))
+                    return "(?!)"
+                if m.group(2):
+                    return str(int(values[m.group(1)]) + int(m.group(2)))
+                return re.escape(values[m.group(1)])
+            compiled.append(re.compile(GT_KEY.sub(value, pattern), re.M))
+        return compiled, missing
 
     def script_for(self, target, program_path, stub_path, pid):
         return (self.body.replace("@TARGET@", target or "")
                 .replace("@PROG@", program_path)
                 .replace("@BIN@", os.path.dirname(program_path))
                 .replace("@STUB@", stub_path)
-                .replace("@PID@", str(pid or "")))
+                .replace("@PID@", str(pid or ""))
+                .replace("@E2E@", os.path.dirname(os.path.abspath(__file__))))
 
 
 class ScenarioError(Exception):
@@ -86,6 +118,9 @@ def load_scenario(path):
                 if value not in MODES:
                     raise ScenarioError(f"{where}: mode must be one of {MODES}")
                 sc.mode = value
+            elif key == "expect" and GT_KEY.search(value):
+                re.compile(GT_KEY.sub("x", value))
+                sc.expect_gt.append(value)
             elif key == "expect":
                 sc.expect.append(re.compile(value, re.M))
             elif key == "expect-not":
@@ -103,6 +138,18 @@ def load_scenario(path):
                 sc.after_detach = value
             elif key == "timeout":
                 sc.timeout = float(value)
+            elif key == "reference":
+                kind, sep, reason = value.partition(" -- ")
+                if kind.strip() != "none" or not sep or not reason.strip():
+                    raise ScenarioError(
+                        f"{where}: reference: takes 'none -- REASON'")
+                sc.no_reference = reason.strip()
+            elif key == "ground-truth":
+                sc.ground_truth = os.path.join(os.path.dirname(path), value)
         except re.error as e:
             raise ScenarioError(f"{where}: bad regex: {e}")
+    if sc.expect_gt and not sc.ground_truth:
+        raise ScenarioError(f"{path}: @GT:KEY@ without a ground-truth: line")
+    if sc.ground_truth and not os.path.isfile(sc.ground_truth):
+        raise ScenarioError(f"{path}: no ground-truth file {sc.ground_truth}")
     return sc

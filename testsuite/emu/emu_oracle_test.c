@@ -118,6 +118,38 @@ Test(oracle_ret, syscalls) { oracle_run("syscalls", NULL, &ret_shortcut, oracle_
 Test(oracle_ret, jit) { oracle_run("jit", NULL, &ret_shortcut, oracle_size); }
 Test(oracle_ret, bench_work) { oracle_run("bench_work", "qsort", &ret_shortcut, oracle_size); }
 
+
+/* And with the Jcc shortcut, and with both.  */
+static const struct emu_config jcc_shortcut = { .jcc_shortcut = true };
+static const struct emu_config both_shortcuts = { .ret_shortcut = true,
+						  .jcc_shortcut = true };
+
+Test(oracle_jcc, recursion) { oracle_run("recursion", "10", &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, loops) { oracle_run("loops", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, indirect) { oracle_run("indirect", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, libcalls) { oracle_run("libcalls", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, signals) { oracle_run("signals", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, longjmp) { oracle_run("longjmp", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, throw) { oracle_run("throw", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, threads) { oracle_run("threads", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, forks) { oracle_run("forks", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, syscalls) { oracle_run("syscalls", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, jit) { oracle_run("jit", NULL, &jcc_shortcut, oracle_size); }
+Test(oracle_jcc, bench_work) { oracle_run("bench_work", "qsort", &jcc_shortcut, oracle_size); }
+
+Test(oracle_both, recursion) { oracle_run("recursion", "10", &both_shortcuts, oracle_size); }
+Test(oracle_both, loops) { oracle_run("loops", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, indirect) { oracle_run("indirect", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, libcalls) { oracle_run("libcalls", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, signals) { oracle_run("signals", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, longjmp) { oracle_run("longjmp", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, throw) { oracle_run("throw", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, threads) { oracle_run("threads", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, forks) { oracle_run("forks", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, syscalls) { oracle_run("syscalls", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, jit) { oracle_run("jit", NULL, &both_shortcuts, oracle_size); }
+Test(oracle_both, bench_work) { oracle_run("bench_work", "qsort", &both_shortcuts, oracle_size); }
+
 /* A small ring wraps: what is left still decodes, from its oldest PSB,
    into a suffix of the single-step run.  */
 Test(oracle, wrapped_ring)

@@ -1,6 +1,5 @@
 #include "server/agent_expr.h"
 #include "common/ps_error.h"
-#include "common/ps_hex.h"
 
 #include <criterion/criterion.h>
 #include <stdbool.h>
@@ -95,91 +94,88 @@ static struct ax_context fake_ctx(struct fake *f)
 	};
 }
 
-/* A tiny assembler, so operands are written as numbers, big-endian.  */
+/* A tiny assembler for bytecode built at run time; operands big-endian.  */
 struct as {
-	uint8_t b[AX_MAX_LEN];
+	uint8_t b[256];
 	size_t n;
 };
 
 static void as_u8(struct as *a, unsigned v) { a->b[a->n++] = (uint8_t) v; }
 
-static void as_be(struct as *a, uint64_t v, unsigned size)
-{
-	while (size--)
-		as_u8(a, (unsigned) (v >> 8 * size) & 0xff);
-}
-
-static void as_op1(struct as *a, unsigned op, unsigned arg)
-{
-	as_u8(a, op);
-	as_u8(a, arg);
-}
-
-static void as_op2(struct as *a, unsigned op, unsigned arg)
-{
-	as_u8(a, op);
-	as_be(a, arg, 2);
-}
-
 static void as_const64(struct as *a, uint64_t v)
 {
 	as_u8(a, ax_op_const64);
-	as_be(a, v, 8);
+	for (int k = 7; k >= 0; k--)
+		as_u8(a, (unsigned) (v >> 8 * k) & 0xff);
 }
 
-static int as_run(const struct as *a, const struct ax_context *ctx,
-		  int64_t *out)
+static int run_code(const struct ax_context *ctx, const uint8_t *code,
+		    size_t len, int64_t *out)
 {
 	struct ax_expr *e;
 	int err;
 
-	cr_assert_eq(ax_alloc(a->b, a->n, &e), 0);
+	cr_assert_eq(ax_alloc(code, len, &e), 0);
 	err = ax_eval(e, ctx, out);
 	ax_free(e);
 	return err;
 }
 
-static int run_bytes(const uint8_t *code, size_t len, int64_t *out)
+/* Literal bytecode as the (pointer, length) pair run_code takes.  */
+#define CODE(...) (const uint8_t[]) { __VA_ARGS__ }, \
+	sizeof((const uint8_t[]) { __VA_ARGS__ })
+
+/* Run bytecode with no memory or registers: it must fail with ERR, or
+   for ERR 0 yield VAL; a failure must leave the result alone.  */
+static void expect_run(const uint8_t *code, size_t len, int err,
+		       int64_t val, int line)
 {
 	struct fake f = { 0 };
 	struct ax_context ctx = fake_ctx(&f);
-	struct as a = { .n = len };
+	int64_t r = 0x5a5a;
+	int got = run_code(&ctx, code, len, &r);
 
-	memcpy(a.b, code, len);
-	return as_run(&a, &ctx, out);
+	cr_assert_eq(got, err, "line %d: error %d", line, got);
+	cr_assert_eq(r, err ? 0x5a5a : val, "line %d: result %ld", line,
+		     (long) r);
 }
 
-#define RUN(out, ...) \
-	run_bytes((const uint8_t[]) { __VA_ARGS__ }, \
-		  sizeof((const uint8_t[]) { __VA_ARGS__ }), out)
+#define EXPECT(err, val, ...) expect_run(CODE(__VA_ARGS__), err, val, __LINE__)
 
 /* Parsing "X<len>,<hex>".  */
 
-Test(ax_parse, one_item_and_position)
+Test(ax_parse, items_and_position)
 {
-	const char *t = "X3,22Fe27;X1,27", *p = t;
+	const char *t = "X3,22Fe27;X0,", *p = t;
 	struct ax_expr *e = NULL;
+	int64_t r = 42;
 
 	cr_assert_eq(ax_parse(&p, t + strlen(t), &e), 0);
 	cr_assert_eq(e->len, 3);
-	cr_assert_eq(e->bytes[0], 0x22);
-	cr_assert_eq(e->bytes[1], 0xfe);
-	cr_assert_eq(e->bytes[2], 0x27);
+	cr_assert(!memcmp(e->bytes, "\x22\xfe\x27", 3));
 	cr_assert_eq(p, t + 9);
+	ax_free(e);
+	/* The digits are there, but past END.  */
+	p = t;
+	cr_assert_eq(ax_parse(&p, t + 8, &e), -pse_invalid);
+	cr_assert_eq(p, t);
+	/* An empty expression parses, as with gdbserver, but cannot run.  */
+	p = t + 10;
+	cr_assert_eq(ax_parse(&p, t + strlen(t), &e), 0);
+	cr_assert_eq(e->len, 0);
+	cr_assert_eq(ax_eval(e, &(struct ax_context) { 0 }, &r), -pse_invalid);
+	cr_assert_eq(r, 42);
 	ax_free(e);
 }
 
 Test(ax_parse, malformed_items_leave_input)
 {
 	static const struct { const char *text; int err; } cases[] = {
-		{ "", -pse_invalid },
-		{ "Y3,220327", -pse_invalid },
-		{ "X,27", -pse_invalid },
-		{ "X1", -pse_invalid },
+		{ "", -pse_invalid }, { "Y3,220327", -pse_invalid },
+		{ "X,27", -pse_invalid }, { "X1", -pse_invalid },
 		{ "X1;27", -pse_invalid },
 		{ "X3,2203", -pse_invalid },      /* fewer bytes than said */
-		{ "X2,22z7", -pse_badhex },
-		{ "X10001,", -pse_toolong },
+		{ "X2,22z7", -pse_badhex }, { "X10001,", -pse_toolong },
 		{ "X10000000000000000,", -pse_toolong },
 	};
 
@@ -194,32 +190,6 @@ Test(ax_parse, malformed_items_leave_input)
 	}
 }
 
-Test(ax_parse, end_bounds_the_item)
-{
-	const char *t = "X2,2227", *p = t;
-	struct ax_expr *e;
-
-	/* The digits are there, but past END.  */
-	cr_assert_eq(ax_parse(&p, t + 5, &e), -pse_invalid);
-	cr_assert_eq(ax_parse(&p, t + 7, &e), 0);
-	ax_free(e);
-}
-
-Test(ax_parse, empty_expression_parses_but_fails_to_run)
-{
-	const char *t = "X0,", *p = t;
-	struct fake f = { 0 };
-	struct ax_context ctx = fake_ctx(&f);
-	struct ax_expr *e;
-	int64_t r = 42;
-
-	cr_assert_eq(ax_parse(&p, t + 3, &e), 0);
-	cr_assert_eq(e->len, 0);
-	cr_assert_eq(ax_eval(e, &ctx, &r), -pse_invalid);
-	cr_assert_eq(r, 42);
-	ax_free(e);
-}
-
 /* Opcodes, one by one.  */
 
 static uint64_t ref_binary(unsigned op, uint64_t a, uint64_t b)
@@ -230,8 +200,7 @@ static uint64_t ref_binary(unsigned op, uint64_t a, uint64_t b)
 	case ax_op_add: return a + b;
 	case ax_op_sub: return a - b;
 	case ax_op_mul: return a * b;
-	case ax_op_div_signed:
-		return sb == -1 ? -a : (uint64_t) (sa / sb);
+	case ax_op_div_signed: return sb == -1 ? -a : (uint64_t) (sa / sb);
 	case ax_op_div_unsigned: return a / b;
 	case ax_op_rem_signed: return sb == -1 ? 0 : (uint64_t) (sa % sb);
 	case ax_op_rem_unsigned: return a % b;
@@ -251,103 +220,70 @@ static uint64_t ref_binary(unsigned op, uint64_t a, uint64_t b)
 
 Test(ax_eval, binary_operators_against_c)
 {
-	static const unsigned ops[] = {
-		ax_op_add, ax_op_sub, ax_op_mul, ax_op_div_signed,
-		ax_op_div_unsigned, ax_op_rem_signed, ax_op_rem_unsigned,
-		ax_op_lsh, ax_op_rsh_signed, ax_op_rsh_unsigned,
-		ax_op_bit_and, ax_op_bit_or, ax_op_bit_xor, ax_op_equal,
-		ax_op_less_signed, ax_op_less_unsigned,
-	};
 	static const uint64_t vals[] = {
 		0, 1, 2, 3, 7, 63, 64, 65, 0xff, 0x80000000, 0xffffffff,
 		(uint64_t) -1, (uint64_t) -2, (uint64_t) -7, (uint64_t) INT64_MIN,
 		INT64_MAX, 0x0123456789abcdef,
 	};
-	struct fake f = { 0 };
-	struct ax_context ctx = fake_ctx(&f);
+	struct ax_context ctx = { 0 };
 	size_t nv = sizeof(vals) / sizeof(vals[0]);
 
-	for (size_t o = 0; o < sizeof(ops) / sizeof(ops[0]); o++)
-		for (size_t i = 0; i < nv; i++)
-			for (size_t j = 0; j < nv; j++) {
-				struct as a = { .n = 0 };
-				int64_t r = 0;
-				bool div = ops[o] >= ax_op_div_signed &&
-					   ops[o] <= ax_op_rem_unsigned;
+	for (unsigned op = ax_op_add; op <= ax_op_less_unsigned; op++) {
+		if (op >= ax_op_trace && op <= ax_op_log_not)
+			continue;
+		if (op == ax_op_bit_not)
+			continue;
+		for (size_t i = 0; i < nv * nv; i++) {
+			uint64_t a = vals[i / nv], b = vals[i % nv];
+			bool div = op >= ax_op_div_signed &&
+				   op <= ax_op_rem_unsigned;
+			struct as s = { .n = 0 };
+			int64_t r = 0;
 
-				as_const64(&a, vals[i]);
-				as_const64(&a, vals[j]);
-				as_u8(&a, ops[o]);
-				as_u8(&a, ax_op_end);
-				if (div && !vals[j]) {
-					cr_assert_eq(as_run(&a, &ctx, &r),
-						     -pse_range);
-					continue;
-				}
-				cr_assert_eq(as_run(&a, &ctx, &r), 0);
-				cr_assert_eq((uint64_t) r,
-					     ref_binary(ops[o], vals[i], vals[j]),
-					     "op %#x %lx %lx", ops[o],
-					     (unsigned long) vals[i],
-					     (unsigned long) vals[j]);
+			as_const64(&s, a);
+			as_const64(&s, b);
+			as_u8(&s, op);
+			as_u8(&s, ax_op_end);
+			if (div && !b) {
+				cr_assert_eq(run_code(&ctx, s.b, s.n, &r), -pse_range);
+				continue;
 			}
+			cr_assert_eq(run_code(&ctx, s.b, s.n, &r), 0);
+			cr_assert_eq((uint64_t) r, ref_binary(op, a, b),
+				     "op %#x %lx %lx", op, (unsigned long) a,
+				     (unsigned long) b);
+		}
+	}
 }
 
-Test(ax_eval, operand_order_by_hand)
+Test(ax_eval, operators_by_hand)
 {
-	int64_t r;
-
 	/* a b => a-b, a/b, a%b, a<b: the deeper entry is the left operand.  */
-	cr_assert_eq(RUN(&r, 0x22, 7, 0x22, 10, ax_op_sub, 0x27), 0);
-	cr_assert_eq(r, -3);
-	cr_assert_eq(RUN(&r, 0x22, 0xf9, 0x16, 8, 0x22, 2,
-			 ax_op_div_signed, 0x27), 0);
-	cr_assert_eq(r, -3);    /* -7 / 2 truncates toward zero */
-	cr_assert_eq(RUN(&r, 0x22, 0xf9, 0x16, 8, 0x22, 2,
-			 ax_op_rem_signed, 0x27), 0);
-	cr_assert_eq(r, -1);
-	cr_assert_eq(RUN(&r, 0x22, 0xf9, 0x22, 2, ax_op_div_unsigned, 0x27), 0);
-	cr_assert_eq(r, 124);   /* 0xf9 was not sign-extended */
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x22, 2, ax_op_less_signed, 0x27), 0);
-	cr_assert_eq(r, 1);
-	cr_assert_eq(RUN(&r, 0x22, 0xff, 0x16, 8, 0x22, 2,
-			 ax_op_less_unsigned, 0x27), 0);
-	cr_assert_eq(r, 0);     /* -1 is huge unsigned */
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x22, 4, ax_op_lsh, 0x27), 0);
-	cr_assert_eq(r, 16);
-	cr_assert_eq(RUN(&r, 0x22, 0x80, 0x16, 8, 0x22, 4,
-			 ax_op_rsh_signed, 0x27), 0);
-	cr_assert_eq(r, -8);
-}
-
-Test(ax_eval, int64_min_div_minus_one_does_not_trap)
-{
-	struct fake f = { 0 };
-	struct ax_context ctx = fake_ctx(&f);
-	struct as a = { .n = 0 };
-	int64_t r = 0;
-
-	as_const64(&a, (uint64_t) INT64_MIN);
-	as_const64(&a, (uint64_t) -1);
-	as_u8(&a, ax_op_div_signed);
-	as_u8(&a, ax_op_end);
-	cr_assert_eq(as_run(&a, &ctx, &r), 0);
-	cr_assert_eq(r, INT64_MIN);
-	a.b[a.n - 2] = ax_op_rem_signed;
-	cr_assert_eq(as_run(&a, &ctx, &r), 0);
-	cr_assert_eq(r, 0);
-}
-
-Test(ax_eval, unary_operators)
-{
-	int64_t r;
-
-	cr_assert_eq(RUN(&r, 0x22, 0, ax_op_log_not, 0x27), 0);
-	cr_assert_eq(r, 1);
-	cr_assert_eq(RUN(&r, 0x22, 9, ax_op_log_not, 0x27), 0);
-	cr_assert_eq(r, 0);
-	cr_assert_eq(RUN(&r, 0x22, 0x0f, ax_op_bit_not, 0x27), 0);
-	cr_assert_eq(r, ~(int64_t) 0x0f);
+	EXPECT(0, -3, 0x22, 7, 0x22, 10, ax_op_sub, 0x27);
+	/* -7 / 2 and -7 % 2 truncate toward zero.  */
+	EXPECT(0, -3, 0x22, 0xf9, 0x16, 8, 0x22, 2, ax_op_div_signed, 0x27);
+	EXPECT(0, -1, 0x22, 0xf9, 0x16, 8, 0x22, 2, ax_op_rem_signed, 0x27);
+	/* const8 does not sign-extend: 0xf9 / 2 */
+	EXPECT(0, 124, 0x22, 0xf9, 0x22, 2, ax_op_div_unsigned, 0x27);
+	EXPECT(0, 1, 0x22, 1, 0x22, 2, ax_op_less_signed, 0x27);
+	/* -1 is huge unsigned */
+	EXPECT(0, 0, 0x22, 0xff, 0x16, 8, 0x22, 2, ax_op_less_unsigned, 0x27);
+	EXPECT(0, 16, 0x22, 1, 0x22, 4, ax_op_lsh, 0x27);
+	EXPECT(0, -8, 0x22, 0x80, 0x16, 8, 0x22, 4, ax_op_rsh_signed, 0x27);
+	/* INT64_MIN / -1 wraps (the hardware would trap); the rest is 0.  */
+	EXPECT(0, INT64_MIN, 0x25, 0x80, 0, 0, 0, 0, 0, 0, 0, 0x22, 0xff,
+	       0x16, 8, ax_op_div_signed, 0x27);
+	EXPECT(0, 0, 0x25, 0x80, 0, 0, 0, 0, 0, 0, 0, 0x22, 0xff,
+	       0x16, 8, ax_op_rem_signed, 0x27);
+	EXPECT(0, 1, 0x22, 0, ax_op_log_not, 0x27);
+	EXPECT(0, 0, 0x22, 9, ax_op_log_not, 0x27);
+	EXPECT(0, ~(int64_t) 0x0f, 0x22, 0x0f, ax_op_bit_not, 0x27);
+	/* Constants are big-endian and never sign-extended.  */
+	EXPECT(0, 0xff, 0x22, 0xff, 0x27);
+	EXPECT(0, 0x1234, 0x23, 0x12, 0x34, 0x27);
+	EXPECT(0, 0x89abcdef, 0x24, 0x89, 0xab, 0xcd, 0xef, 0x27);
+	EXPECT(0, (int64_t) 0x8000000000000001,
+	       0x25, 0x80, 0, 0, 0, 0, 0, 0, 1, 0x27);
 }
 
 Test(ax_eval, ext_and_zero_ext_every_width)
@@ -356,49 +292,33 @@ Test(ax_eval, ext_and_zero_ext_every_width)
 		0, 1, 0x7f, 0x80, 0xff, 0xdc, 0x8000, 0xffff1234,
 		0x80000000, 0x123456789abcdef0, (uint64_t) -1, (uint64_t) INT64_MIN,
 	};
-	struct fake f = { 0 };
-	struct ax_context ctx = fake_ctx(&f);
+	struct ax_context ctx = { 0 };
 
 	for (size_t i = 0; i < sizeof(vals) / sizeof(vals[0]); i++)
 		for (unsigned n = 0; n <= 70; n++) {
-			uint64_t v = vals[i], sx, zx;
+			uint64_t v = vals[i], sx = v, zx = v;
 			struct as a = { .n = 0 };
 			int64_t r;
 
-			if (n >= 64) {
-				sx = zx = v;
-			} else if (!n) {
+			if (!n) {
 				sx = zx = 0;
-			} else {
+			} else if (n < 64) {
 				sx = (uint64_t) ((int64_t) (v << (64 - n)) >>
 						 (64 - n));
 				zx = (v << (64 - n)) >> (64 - n);
 			}
 			as_const64(&a, v);
-			as_op1(&a, ax_op_ext, n);
+			as_u8(&a, ax_op_ext);
+			as_u8(&a, n);
 			as_u8(&a, ax_op_end);
-			cr_assert_eq(as_run(&a, &ctx, &r), 0);
+			cr_assert_eq(run_code(&ctx, a.b, a.n, &r), 0);
 			cr_assert_eq((uint64_t) r, sx, "ext %u of %lx", n,
 				     (unsigned long) v);
 			a.b[9] = ax_op_zero_ext;
-			cr_assert_eq(as_run(&a, &ctx, &r), 0);
+			cr_assert_eq(run_code(&ctx, a.b, a.n, &r), 0);
 			cr_assert_eq((uint64_t) r, zx, "zero_ext %u of %lx", n,
 				     (unsigned long) v);
 		}
-}
-
-Test(ax_eval, constants_are_big_endian_and_not_sign_extended)
-{
-	int64_t r;
-
-	cr_assert_eq(RUN(&r, 0x22, 0xff, 0x27), 0);
-	cr_assert_eq(r, 0xff);
-	cr_assert_eq(RUN(&r, 0x23, 0x12, 0x34, 0x27), 0);
-	cr_assert_eq(r, 0x1234);
-	cr_assert_eq(RUN(&r, 0x24, 0x89, 0xab, 0xcd, 0xef, 0x27), 0);
-	cr_assert_eq(r, 0x89abcdef);
-	cr_assert_eq(RUN(&r, 0x25, 0x80, 0, 0, 0, 0, 0, 0, 1, 0x27), 0);
-	cr_assert_eq((uint64_t) r, 0x8000000000000001);
 }
 
 Test(ax_eval, refs_read_little_endian_target_memory)
@@ -406,39 +326,35 @@ Test(ax_eval, refs_read_little_endian_target_memory)
 	struct fake f = { 0 };
 	struct ax_context ctx = fake_ctx(&f);
 	struct fake_region *m = fake_map(&f, 0x601000, 16);
-	static const unsigned ops[] = {
-		ax_op_ref8, ax_op_ref16, ax_op_ref32, ax_op_ref64,
-	};
 
 	for (unsigned i = 0; i < 16; i++)
 		m->bytes[i] = (uint8_t) (0xf1 + i * 0x11);
 	for (unsigned k = 0; k < 4; k++) {
 		unsigned size = 1u << k;
+		struct as a = { .n = 0 };
+		int64_t r;
 
 		for (unsigned off = 0; off + size <= 16; off++) {
-			struct as a = { .n = 0 };
 			uint64_t want = 0;
-			int64_t r;
 
 			for (unsigned b = 0; b < size; b++)
 				want |= (uint64_t) m->bytes[off + b] << 8 * b;
+			a.n = 0;
 			as_const64(&a, 0x601000 + off);
-			as_u8(&a, ops[k]);
+			as_u8(&a, ax_op_ref8 + k);
 			as_u8(&a, ax_op_end);
 			f.mem_reads = 0;
-			cr_assert_eq(as_run(&a, &ctx, &r), 0);
+			cr_assert_eq(run_code(&ctx, a.b, a.n, &r), 0);
 			cr_assert_eq((uint64_t) r, want, "ref%u at +%u",
 				     8 * size, off);
 			cr_assert_eq(f.mem_reads, 1);
 		}
-		/* Straddling the end of the mapping, and past it.  */
-		struct as a = { .n = 0 };
-		int64_t r;
-
+		/* Straddling the end of the mapping (short), or past it.  */
+		a.n = 0;
 		as_const64(&a, 0x601000 + 17 - size);
-		as_u8(&a, ops[k]);
+		as_u8(&a, ax_op_ref8 + k);
 		as_u8(&a, ax_op_end);
-		cr_assert_eq(as_run(&a, &ctx, &r), -pse_fault);
+		cr_assert_eq(run_code(&ctx, a.b, a.n, &r), -pse_fault);
 	}
 }
 
@@ -447,115 +363,75 @@ Test(ax_eval, reg_reads_by_gdb_regno)
 	struct fake f = { 0 };
 	struct ax_context ctx = fake_ctx(&f);
 	int64_t r;
-	struct as a = { .n = 0 };
 
 	fake_set_reg(&f, 6, 0x7fffffffe630);
 	fake_set_reg(&f, 17, 0x246);
-	as_op2(&a, ax_op_reg, 6);
-	as_op2(&a, ax_op_reg, 17);
-	as_u8(&a, ax_op_add);
-	as_u8(&a, ax_op_end);
-	cr_assert_eq(as_run(&a, &ctx, &r), 0);
+	cr_assert_eq(run_code(&ctx, CODE(0x26, 0, 6, 0x26, 0, 17, ax_op_add,
+					 0x27), &r), 0);
 	cr_assert_eq(r, 0x7fffffffe630 + 0x246);
 	cr_assert_eq(f.reg_reads, 2);
-
 	/* The regno operand is 16 bits, big-endian: 0x0106 is not 6.  */
-	a.n = 0;
-	as_op2(&a, ax_op_reg, 0x106);
-	as_u8(&a, ax_op_end);
-	cr_assert_eq(as_run(&a, &ctx, &r), -pse_range);
-
+	cr_assert_eq(run_code(&ctx, CODE(0x26, 1, 6, 0x27), &r), -pse_range);
 	ctx.read_reg = NULL;
-	a.n = 0;
-	as_op2(&a, ax_op_reg, 6);
-	as_u8(&a, ax_op_end);
-	cr_assert_eq(as_run(&a, &ctx, &r), -pse_unsupported);
+	cr_assert_eq(run_code(&ctx, CODE(0x26, 0, 6, 0x27), &r),
+		     -pse_unsupported);
 	ctx.read_mem = NULL;
-	a.n = 0;
-	as_op1(&a, ax_op_const8, 0);
-	as_u8(&a, ax_op_ref8);
-	as_u8(&a, ax_op_end);
-	cr_assert_eq(as_run(&a, &ctx, &r), -pse_unsupported);
+	cr_assert_eq(run_code(&ctx, CODE(0x22, 0, 0x17, 0x27), &r),
+		     -pse_unsupported);
 }
 
 Test(ax_eval, stack_shuffles)
 {
-	int64_t r;
-
 	/* 1 2 swap sub => 2-1 */
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x22, 2, ax_op_swap, ax_op_sub, 0x27), 0);
-	cr_assert_eq(r, 1);
-	cr_assert_eq(RUN(&r, 0x22, 5, ax_op_dup, ax_op_mul, 0x27), 0);
-	cr_assert_eq(r, 25);
-	cr_assert_eq(RUN(&r, 0x22, 5, 0x22, 6, ax_op_pop, 0x27), 0);
-	cr_assert_eq(r, 5);
+	EXPECT(0, 1, 0x22, 1, 0x22, 2, ax_op_swap, ax_op_sub, 0x27);
+	EXPECT(0, 25, 0x22, 5, ax_op_dup, ax_op_mul, 0x27);
+	EXPECT(0, 5, 0x22, 5, 0x22, 6, ax_op_pop, 0x27);
 	/* pick 0 is dup; pick 2 copies the third entry from the top.  */
-	cr_assert_eq(RUN(&r, 0x22, 4, ax_op_pick, 0, ax_op_mul, 0x27), 0);
-	cr_assert_eq(r, 16);
-	cr_assert_eq(RUN(&r, 0x22, 10, 0x22, 20, 0x22, 30, ax_op_pick, 2,
-			 0x27), 0);
-	cr_assert_eq(r, 10);
-	/* a b c rot => c a b: check all three positions.  */
-	for (unsigned pos = 0; pos < 3; pos++) {
-		static const int64_t want[3] = { 2, 1, 3 };
-		uint8_t code[16] = { 0x22, 1, 0x22, 2, 0x22, 3, ax_op_rot };
-		size_t n = 7;
-
-		for (unsigned k = 0; k < pos; k++)
-			code[n++] = ax_op_pop;
-		code[n++] = 0x27;
-		cr_assert_eq(run_bytes(code, n, &r), 0);
-		cr_assert_eq(r, want[pos], "position %u", pos);
-	}
+	EXPECT(0, 16, 0x22, 4, ax_op_pick, 0, ax_op_mul, 0x27);
+	EXPECT(0, 10, 0x22, 10, 0x22, 20, 0x22, 30, ax_op_pick, 2, 0x27);
+	/* 1 2 3 rot => 3 1 2, read from the top down.  */
+	EXPECT(0, 2, 0x22, 1, 0x22, 2, 0x22, 3, ax_op_rot, 0x27);
+	EXPECT(0, 1, 0x22, 1, 0x22, 2, 0x22, 3, ax_op_rot, ax_op_pop, 0x27);
+	EXPECT(0, 3, 0x22, 1, 0x22, 2, 0x22, 3, ax_op_rot, ax_op_pop,
+	       ax_op_pop, 0x27);
 }
 
 Test(ax_eval, jumps)
 {
-	int64_t r;
-
 	/* 0: const8 C; 2: if_goto 8; 5: const8 11; 7: end; 8: const8 22; end */
-	for (unsigned c = 0; c < 3; c++) {
-		cr_assert_eq(RUN(&r, 0x22, c, 0x20, 0, 8, 0x22, 11, 0x27,
-				 0x22, 22, 0x27), 0);
-		cr_assert_eq(r, c ? 22 : 11);
-	}
+	for (unsigned c = 0; c < 3; c++)
+		EXPECT(0, c ? 22 : 11, 0x22, c, 0x20, 0, 8, 0x22, 11, 0x27,
+		       0x22, 22, 0x27);
 	/* if_goto pops its operand either way.  */
-	cr_assert_eq(RUN(&r, 0x22, 7, 0x22, 0, 0x20, 0, 7, 0x27), 0);
-	cr_assert_eq(r, 7);
-	cr_assert_eq(RUN(&r, 0x21, 0, 5, 0x22, 1, 0x22, 2, 0x27), 0);
-	cr_assert_eq(r, 2);
+	EXPECT(0, 7, 0x22, 7, 0x22, 0, 0x20, 0, 7, 0x27);
+	EXPECT(0, 2, 0x21, 0, 5, 0x22, 1, 0x22, 2, 0x27);
 	/* A target past the end is only an error when taken.  */
-	cr_assert_eq(RUN(&r, 0x22, 0, 0x20, 0xff, 0xff, 0x22, 3, 0x27), 0);
-	cr_assert_eq(r, 3);
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x20, 0xff, 0xff, 0x22, 3, 0x27),
-		     -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x21, 0, 7, 0x27, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x21, 0, 5, 0x27), 0);
-	cr_assert_eq(r, 1);
+	EXPECT(0, 3, 0x22, 0, 0x20, 0xff, 0xff, 0x22, 3, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, 0x20, 0xff, 0xff, 0x22, 3, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, 0x21, 0, 7, 0x27, 0x27);
+	EXPECT(0, 1, 0x22, 1, 0x21, 0, 5, 0x27);
 }
 
 Test(ax_eval, trace_opcodes_only_consume_their_operands)
 {
-	int64_t r;
-
 	/* trace: addr size => ; tracenz likewise.  */
-	cr_assert_eq(RUN(&r, 0x22, 5, 0x22, 1, 0x22, 2, ax_op_trace, 0x27), 0);
-	cr_assert_eq(r, 5);
-	cr_assert_eq(RUN(&r, 0x22, 5, 0x22, 1, 0x22, 2, ax_op_tracenz, 0x27),
-		     0);
-	cr_assert_eq(r, 5);
+	EXPECT(0, 5, 0x22, 5, 0x22, 1, 0x22, 2, ax_op_trace, 0x27);
+	EXPECT(0, 5, 0x22, 5, 0x22, 1, 0x22, 2, ax_op_tracenz, 0x27);
 	/* trace_quick SIZE: addr => addr; tracev N: no stack effect.  */
-	cr_assert_eq(RUN(&r, 0x22, 9, ax_op_trace_quick, 4, 0x27), 0);
-	cr_assert_eq(r, 9);
-	cr_assert_eq(RUN(&r, 0x22, 9, ax_op_tracev, 0, 1, 0x27), 0);
-	cr_assert_eq(r, 9);
-	cr_assert_eq(RUN(&r, 0x22, 1, ax_op_trace, 0x27), -pse_invalid);
+	EXPECT(0, 9, 0x22, 9, ax_op_trace_quick, 4, 0x27);
+	EXPECT(0, 9, 0x22, 9, ax_op_tracev, 0, 1, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, ax_op_trace, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, ax_op_tracenz, 0x27);
+	EXPECT(-pse_invalid, 0, ax_op_trace_quick, 4, 0x27);
 }
 
 /* What every opcode byte does after three entries, followed by 0x27
    bytes (operands if it takes any, else `end`).  */
 Test(ax_eval, every_opcode_byte_is_classified)
 {
+	struct fake f = { 0 };
+	struct ax_context ctx = fake_ctx(&f);
+
 	for (unsigned op = 0; op < 256; op++) {
 		uint8_t code[16] = { 0x22, 1, 0x22, 2, 0x22, 3, (uint8_t) op };
 		int64_t r;
@@ -586,7 +462,7 @@ Test(ax_eval, every_opcode_byte_is_classified)
 			want = op >= ax_op_add && op <= ax_op_rot &&
 			       op != ax_op_invalid2 ? 0 : -pse_invalid;
 		}
-		cr_assert_eq(run_bytes(code, sizeof(code), &r), want,
+		cr_assert_eq(run_code(&ctx, code, sizeof(code), &r), want,
 			     "op %#x", op);
 	}
 }
@@ -599,6 +475,7 @@ Test(ax_eval, truncated_operands)
 		{ ax_op_goto, 2 }, { ax_op_ext, 1 }, { ax_op_zero_ext, 1 },
 		{ ax_op_pick, 1 }, { ax_op_trace_quick, 1 }, { ax_op_tracev, 2 },
 	};
+	struct ax_context ctx = { 0 };
 
 	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
 		for (unsigned have = 0; have < ops[i].imm; have++) {
@@ -608,91 +485,81 @@ Test(ax_eval, truncated_operands)
 			int64_t r = 77;
 
 			memset(code + 3, 0x27, have);
-			cr_assert_eq(run_bytes(code, 3 + have, &r), -pse_invalid,
-				     "op %#x with %u operand bytes", ops[i].op,
-				     have);
+			cr_assert_eq(run_code(&ctx, code, 3 + have, &r),
+				     -pse_invalid, "op %#x with %u operand bytes",
+				     ops[i].op, have);
 			cr_assert_eq(r, 77);
 		}
 }
 
 Test(ax_eval, malformed_programs_fail)
 {
-	int64_t r = 77;
-
-	cr_assert_eq(RUN(&r, 0x22, 1), -pse_invalid);            /* no end */
-	cr_assert_eq(RUN(&r, 0x27), -pse_invalid);               /* empty */
-	cr_assert_eq(RUN(&r, ax_op_add, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, ax_op_add, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, ax_op_swap, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x22, 2, ax_op_rot, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, ax_op_pick, 1, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, ax_op_pick, 255, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, ax_op_pop, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, ax_op_dup, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, ax_op_log_not, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, ax_op_if_goto, 0, 0, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, ax_op_pop, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x00, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x31, 0x27), -pse_invalid);
-	cr_assert_eq(RUN(&r, 0x22, 1, 0xff, 0x27), -pse_invalid);
-	cr_assert_eq(r, 77);
+	EXPECT(-pse_invalid, 0, 0x22, 1);            /* no end */
+	EXPECT(-pse_invalid, 0, 0x27);               /* empty stack */
+	EXPECT(-pse_invalid, 0, ax_op_add, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, ax_op_add, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, ax_op_swap, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, 0x22, 2, ax_op_rot, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, ax_op_pick, 1, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, ax_op_pick, 255, 0x27);
+	EXPECT(-pse_invalid, 0, ax_op_pop, 0x27);
+	EXPECT(-pse_invalid, 0, ax_op_dup, 0x27);
+	EXPECT(-pse_invalid, 0, ax_op_log_not, 0x27);
+	EXPECT(-pse_invalid, 0, ax_op_if_goto, 0, 0, 0x27);
+	EXPECT(-pse_invalid, 0, 0x22, 1, ax_op_pop, 0x27);
 	/* Division by zero, every flavour.  */
 	for (uint8_t op = ax_op_div_signed; op <= ax_op_rem_unsigned; op++)
-		cr_assert_eq(RUN(&r, 0x22, 9, 0x22, 0, op, 0x27), -pse_range);
-	cr_assert_eq(r, 77);
+		EXPECT(-pse_range, 0, 0x22, 9, 0x22, 0, op, 0x27);
 }
 
 Test(ax_eval, stack_depth_limit)
 {
-	struct fake f = { 0 };
-	struct ax_context ctx = fake_ctx(&f);
+	struct ax_context ctx = { 0 };
 
 	for (unsigned depth = AX_STACK_MAX - 1; depth <= AX_STACK_MAX + 1;
 	     depth++) {
 		struct as a = { .n = 0 };
 		int64_t r = 0;
 
-		for (unsigned i = 0; i < depth; i++)
-			as_op1(&a, ax_op_const8, i & 0xff);
+		for (unsigned i = 0; i < depth; i++) {
+			as_u8(&a, ax_op_const8);
+			as_u8(&a, i);
+		}
 		as_u8(&a, ax_op_end);
-		cr_assert_eq(as_run(&a, &ctx, &r),
+		cr_assert_eq(run_code(&ctx, a.b, a.n, &r),
 			     depth <= AX_STACK_MAX ? 0 : -pse_nospace,
 			     "depth %u", depth);
 		if (depth <= AX_STACK_MAX)
-			cr_assert_eq(r, (depth - 1) & 0xff);
+			cr_assert_eq(r, depth - 1);
 		/* dup and pick grow the stack too.  */
-		a.n--;
-		as_u8(&a, ax_op_dup);
+		a.b[a.n - 1] = ax_op_dup;
 		as_u8(&a, ax_op_end);
-		cr_assert_eq(as_run(&a, &ctx, &r),
+		cr_assert_eq(run_code(&ctx, a.b, a.n, &r),
 			     depth < AX_STACK_MAX ? 0 : -pse_nospace);
 		a.b[a.n - 2] = ax_op_pick;
 		a.b[a.n - 1] = 0;
 		as_u8(&a, ax_op_end);
-		cr_assert_eq(as_run(&a, &ctx, &r),
+		cr_assert_eq(run_code(&ctx, a.b, a.n, &r),
 			     depth < AX_STACK_MAX ? 0 : -pse_nospace);
 	}
 }
 
 Test(ax_eval, step_limit_stops_loops)
 {
-	int64_t r = 5;
-
-	cr_assert_eq(RUN(&r, 0x21, 0, 0), -pse_toolong);
-	cr_assert_eq(RUN(&r, 0x22, 1, 0x20, 0, 0), -pse_toolong);
-	cr_assert_eq(r, 5);
-
-	/* A countdown loop: 0: const16 N; 3: const8 1; sub; dup;
-	   if_goto 3; end.  It runs 2 + 4N opcodes: fine up to the limit.  */
+	struct ax_context ctx = { 0 };
 	unsigned ok = (AX_MAX_STEPS - 2) / 4;
 
+	EXPECT(-pse_toolong, 0, 0x21, 0, 0);
+	EXPECT(-pse_toolong, 0, 0x22, 1, 0x20, 0, 0);
+	/* A countdown loop: 0: const16 N; 3: const8 1; sub; dup;
+	   if_goto 3; end.  It runs 2 + 4N opcodes: fine up to the limit.  */
 	for (unsigned n = ok - 1; n <= ok + 1; n++) {
-		uint8_t code[] = { 0x23, (uint8_t) (n >> 8), (uint8_t) n,
-				   0x22, 1, ax_op_sub,
-				   ax_op_dup, 0x20, 0, 3, 0x27 };
+		int64_t r = 5;
 
-		r = 5;
-		cr_assert_eq(run_bytes(code, sizeof(code), &r),
+		cr_assert_eq(run_code(&ctx, CODE(0x23, (uint8_t) (n >> 8),
+						 (uint8_t) n, 0x22, 1, ax_op_sub,
+						 ax_op_dup, 0x20, 0, 3, 0x27),
+				      &r),
 			     n <= ok ? 0 : -pse_toolong, "n %u", n);
 		cr_assert_eq(r, n <= ok ? 0 : 5);
 	}
@@ -719,11 +586,11 @@ Test(ax_eval, random_bytecode_never_crashes)
 
 		for (size_t k = 0; k < a.n; k++) {
 			seed = seed * 6364136223846793005u + 1442695040888963407u;
-			/* Mostly real opcodes and small operands.  */
+			/* Mostly real opcodes, else small operands.  */
 			a.b[k] = (uint8_t) (seed >> 59 & 1 ? (seed >> 33) % 0x36
 							   : (seed >> 40) % 8);
 		}
-		err = as_run(&a, &ctx, &r);
+		err = run_code(&ctx, a.b, a.n, &r);
 		cr_assert(err == 0 || err == -pse_invalid ||
 			  err == -pse_nospace || err == -pse_range ||
 			  err == -pse_toolong || err == -pse_unsupported ||
@@ -831,18 +698,16 @@ static void world_pick(struct world *w, unsigned i)
 	w->pc = i / 13 % 2 ? 200 : 56;
 }
 
+/* Split "Z0,ADDR,1;..." as the Z handler would, and load its tail.  */
 static void parse_z0(const char *pkt, struct ax_cond_list *list,
 		     uint64_t *addr)
 {
-	const char *p = pkt + 3, *end = pkt + strlen(pkt);
-	uint64_t kind;
+	const char *tail = strchr(pkt, ';');
 
-	cr_assert(!strncmp(pkt, "Z0,", 3));
-	cr_assert_eq(ps_hex_parse_u64(&p, end, addr), 0);
-	cr_assert_eq(*p++, ',');
-	cr_assert_eq(ps_hex_parse_u64(&p, end, &kind), 0);
-	cr_assert_eq(kind, 1);
-	cr_assert_eq(ax_conds_parse_z(list, *addr, p, end), 0, "%s", pkt);
+	cr_assert(!strncmp(pkt, "Z0,", 3) && tail && !strncmp(tail - 2, ",1", 2));
+	*addr = strtoull(pkt + 3, NULL, 16);
+	cr_assert_eq(ax_conds_parse_z(list, *addr, tail, tail + strlen(tail)),
+		     0, "%s", pkt);
 }
 
 Test(ax_gdb, captured_conditions_evaluate_as_c_does)
@@ -885,80 +750,54 @@ Test(ax_gdb, captured_conditions_evaluate_as_c_does)
 		cr_assert(seen_true[pkt] && seen_false[pkt], "packet %u", pkt);
 }
 
-Test(ax_gdb, packet_matches_maint_agent_eval_listing)
+/* x == 3 as `maint agent-eval` lists it, and `maint agent x == 3`, the
+   collection form, which adds trace_quick and leaves nothing on the
+   stack: as a condition that is an error, and errors report the stop.  */
+#define X_EQ_3_HEAD 0x26, 0, 6, 0x22, 16, ax_op_add, 0x22, 220, 0x16, 8, \
+	ax_op_add
+#define X_EQ_3_TAIL ax_op_ref32, 0x16, 32, 0x22, 3, ax_op_equal
+
+Test(ax_gdb, packet_matches_maint_agent_listings)
 {
+	static const uint8_t listing[] = { X_EQ_3_HEAD, X_EQ_3_TAIL, 0x27 };
 	const char *t = strchr(gdb_z0[0], 'X'), *p = t;
-	struct ax_expr *e;
-	struct as a = { .n = 0 };
-
-	as_op2(&a, ax_op_reg, 6);
-	as_op1(&a, ax_op_const8, 16);
-	as_u8(&a, ax_op_add);
-	as_op1(&a, ax_op_const8, 220);
-	as_op1(&a, ax_op_ext, 8);
-	as_u8(&a, ax_op_add);
-	as_u8(&a, ax_op_ref32);
-	as_op1(&a, ax_op_ext, 32);
-	as_op1(&a, ax_op_const8, 3);
-	as_u8(&a, ax_op_equal);
-	as_u8(&a, ax_op_end);
-	cr_assert_eq(ax_parse(&p, t + strlen(t), &e), 0);
-	cr_assert_eq(p, t + strlen(t));
-	cr_assert_eq(e->len, a.n);
-	cr_assert(!memcmp(e->bytes, a.b, a.n));
-	ax_free(e);
-}
-
-/* `maint agent x == 3` is the collection form: it leaves nothing on the
-   stack, so as a condition it is an error, which reports the stop.  */
-Test(ax_gdb, collection_bytecode_is_an_error_and_stops)
-{
 	struct world w;
 	struct fake f;
 	struct ax_context ctx = fake_ctx(&f);
 	struct ax_cond_list list;
 	struct ax_expr *e;
-	struct as a = { .n = 0 };
 	int64_t r = 9;
+
+	cr_assert_eq(ax_parse(&p, t + strlen(t), &e), 0);
+	cr_assert_eq(p, t + strlen(t));
+	cr_assert_eq(e->len, sizeof(listing));
+	cr_assert(!memcmp(e->bytes, listing, sizeof(listing)));
+	ax_free(e);
 
 	world_pick(&w, 1);       /* x == 0: the condition form is false */
 	world_load(&f, &w);
-	as_op2(&a, ax_op_reg, 6);
-	as_op1(&a, ax_op_const8, 16);
-	as_u8(&a, ax_op_add);
-	as_op1(&a, ax_op_const8, 220);
-	as_op1(&a, ax_op_ext, 8);
-	as_u8(&a, ax_op_add);
-	as_op1(&a, ax_op_trace_quick, 4);
-	as_u8(&a, ax_op_ref32);
-	as_op1(&a, ax_op_ext, 32);
-	as_op1(&a, ax_op_const8, 3);
-	as_u8(&a, ax_op_equal);
-	as_u8(&a, ax_op_pop);
-	as_u8(&a, ax_op_end);
-	cr_assert_eq(as_run(&a, &ctx, &r), -pse_invalid);
+	cr_assert_eq(run_code(&ctx, CODE(X_EQ_3_HEAD, ax_op_trace_quick, 4,
+					 X_EQ_3_TAIL, ax_op_pop, 0x27), &r),
+		     -pse_invalid);
 	cr_assert_eq(r, 9);
 	ax_cond_list_init(&list);
-	cr_assert_eq(ax_alloc(a.b, a.n, &e), 0);
+	cr_assert_eq(ax_alloc(CODE(X_EQ_3_HEAD, ax_op_trace_quick, 4,
+				   X_EQ_3_TAIL, ax_op_pop, 0x27), &e), 0);
 	cr_assert_eq(ax_conds_set(&list, 0x1000, &e, 1), 0);
 	cr_assert_eq(ax_conds_eval(&list, 0x1000, &ctx), 1);
 	ax_cond_list_fini(&list);
 }
 
-/* The per-address lists.  */
+/* The per-address lists, fed through Z packet tails.  */
+#define C_FALSE "X3,220027"
+#define C_TRUE "X3,220127"
+#define C_ERROR "X1,27"
+#define C_READ "X4,22001727"   /* reads address 0: false */
 
-static struct ax_expr *cond(int kind)
+static int parse_tail(struct ax_cond_list *list, uint64_t addr,
+		      const char *tail)
 {
-	/* 0: false, 1: true, 2: an error, 3: reads address 0 (false).  */
-	static const uint8_t code[4][4] = {
-		{ 0x22, 0, 0x27 }, { 0x22, 1, 0x27 }, { 0x27 },
-		{ 0x22, 0, 0x17, 0x27 },
-	};
-	static const size_t len[4] = { 3, 3, 1, 4 };
-	struct ax_expr *e;
-
-	cr_assert_eq(ax_alloc(code[kind], len[kind], &e), 0);
-	return e;
+	return ax_conds_parse_z(list, addr, tail, tail + strlen(tail));
 }
 
 Test(ax_conds, report_rules)
@@ -966,27 +805,22 @@ Test(ax_conds, report_rules)
 	struct fake f = { 0 };
 	struct ax_context ctx = fake_ctx(&f);
 	struct ax_cond_list list;
-	struct ax_expr *v[3];
 
 	fake_map(&f, 0, 8);
 	ax_cond_list_init(&list);
 	cr_assert_eq(ax_conds_eval(&list, 0x10, &ctx), 1);
-	v[0] = cond(0);
-	cr_assert_eq(ax_conds_set(&list, 0x10, v, 1), 0);
+	cr_assert_eq(parse_tail(&list, 0x10, ";" C_FALSE), 0);
 	cr_assert_eq(ax_conds_eval(&list, 0x10, &ctx), 0);
 	cr_assert_eq(ax_conds_eval(&list, 0x11, &ctx), 1);
-	v[0] = cond(0), v[1] = cond(3), v[2] = cond(1);
-	cr_assert_eq(ax_conds_set(&list, 0x10, v, 3), 0);
+	cr_assert_eq(parse_tail(&list, 0x10, ";" C_FALSE C_READ C_TRUE), 0);
 	cr_assert_eq(ax_conds_count(&list, 0x10), 3);
 	cr_assert_eq(ax_conds_eval(&list, 0x10, &ctx), 1);
 	cr_assert_eq(f.mem_reads, 1);
-	v[0] = cond(0), v[1] = cond(2);
-	cr_assert_eq(ax_conds_set(&list, 0x10, v, 2), 0);
+	cr_assert_eq(parse_tail(&list, 0x10, ";" C_FALSE ";" C_ERROR), 0);
 	cr_assert_eq(ax_conds_eval(&list, 0x10, &ctx), 1);
 	/* The first true condition decides; the rest are not run.  */
-	v[0] = cond(1), v[1] = cond(3);
 	f.mem_reads = 0;
-	cr_assert_eq(ax_conds_set(&list, 0x10, v, 2), 0);
+	cr_assert_eq(parse_tail(&list, 0x10, ";" C_TRUE ";" C_READ), 0);
 	cr_assert_eq(ax_conds_eval(&list, 0x10, &ctx), 1);
 	cr_assert_eq(f.mem_reads, 0);
 	ax_cond_list_fini(&list);
@@ -998,19 +832,18 @@ Test(ax_conds, set_replaces_clear_forgets)
 	struct ax_context ctx = fake_ctx(&f);
 	struct ax_cond_list list;
 	struct ax_expr *v[2];
+	const char *t = C_FALSE C_TRUE, *p = t, *end = t + strlen(t);
 
 	ax_cond_list_init(&list);
-	for (uint64_t addr = 0x100; addr < 0x120; addr++) {
-		v[0] = cond(0);
-		cr_assert_eq(ax_conds_set(&list, addr, v, 1), 0);
-	}
-	v[0] = cond(0), v[1] = cond(0);
+	for (uint64_t addr = 0x100; addr < 0x120; addr++)
+		cr_assert_eq(parse_tail(&list, addr, ";" C_FALSE), 0);
+	cr_assert_eq(ax_parse(&p, end, &v[0]), 0);
+	cr_assert_eq(ax_parse(&p, end, &v[1]), 0);
 	cr_assert_eq(ax_conds_set(&list, 0x105, v, 2), 0);
 	cr_assert_eq(ax_conds_count(&list, 0x105), 2);
-	v[0] = cond(1);
-	cr_assert_eq(ax_conds_set(&list, 0x105, v, 1), 0);
-	cr_assert_eq(ax_conds_count(&list, 0x105), 1);
 	cr_assert_eq(ax_conds_eval(&list, 0x105, &ctx), 1);
+	cr_assert_eq(parse_tail(&list, 0x105, ";" C_FALSE), 0);
+	cr_assert_eq(ax_conds_count(&list, 0x105), 1);
 	cr_assert_eq(ax_conds_set(&list, 0x106, NULL, 0), 0);
 	cr_assert_eq(ax_conds_count(&list, 0x106), 0);
 	cr_assert_eq(ax_conds_eval(&list, 0x106, &ctx), 1);
@@ -1019,19 +852,12 @@ Test(ax_conds, set_replaces_clear_forgets)
 	ax_conds_clear(&list, 0x5000);
 	cr_assert_eq(ax_conds_eval(&list, 0x100, &ctx), 1);
 	for (uint64_t addr = 0x101; addr < 0x120; addr++)
-		if (addr != 0x105 && addr != 0x106)
-			cr_assert_eq(ax_conds_eval(&list, addr, &ctx), 0,
-				     "%lx", (unsigned long) addr);
+		cr_assert_eq(ax_conds_eval(&list, addr, &ctx), addr == 0x106,
+			     "%lx", (unsigned long) addr);
 	ax_conds_reset(&list);
 	cr_assert_eq(ax_conds_count(&list, 0x101), 0);
 	cr_assert_eq(ax_conds_eval(&list, 0x101, &ctx), 1);
 	ax_cond_list_fini(&list);
-}
-
-static int parse_tail(struct ax_cond_list *list, uint64_t addr,
-		      const char *tail)
-{
-	return ax_conds_parse_z(list, addr, tail, tail + strlen(tail));
 }
 
 Test(ax_conds, parse_z_tails)
@@ -1041,21 +867,18 @@ Test(ax_conds, parse_z_tails)
 	struct ax_cond_list list;
 
 	ax_cond_list_init(&list);
-	cr_assert_eq(parse_tail(&list, 1, ";X3,220027;X3,220127"), 0);
+	cr_assert_eq(parse_tail(&list, 1, ";" C_FALSE ";" C_TRUE), 0);
 	cr_assert_eq(ax_conds_count(&list, 1), 2);
 	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 1);
-	cr_assert_eq(parse_tail(&list, 1, ";X3,220027X3,220027"), 0);
-	cr_assert_eq(ax_conds_count(&list, 1), 2);
-	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 0);
 	/* Commands and unknown items are skipped, conditions kept.  */
-	cr_assert_eq(parse_tail(&list, 1, ";cmds:0,X3,220127;X3,220027;zz"),
+	cr_assert_eq(parse_tail(&list, 1, ";cmds:0," C_TRUE ";" C_FALSE ";zz"),
 		     0);
 	cr_assert_eq(ax_conds_count(&list, 1), 1);
 	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 0);
 	/* Malformed: an error, and the old conditions stay.  */
-	cr_assert_eq(parse_tail(&list, 1, ";X3,220127;X3,2201"), -pse_invalid);
-	cr_assert_eq(parse_tail(&list, 1, ";X3,220127;X2,zz27"), -pse_badhex);
-	cr_assert_eq(parse_tail(&list, 1, "X3,220127"), -pse_invalid);
+	cr_assert_eq(parse_tail(&list, 1, ";" C_TRUE ";X3,2201"), -pse_invalid);
+	cr_assert_eq(parse_tail(&list, 1, ";" C_TRUE ";X2,zz27"), -pse_badhex);
+	cr_assert_eq(parse_tail(&list, 1, C_TRUE), -pse_invalid);
 	cr_assert_eq(ax_conds_count(&list, 1), 1);
 	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 0);
 	/* A Z without conditions makes the address unconditional.  */

@@ -547,3 +547,58 @@ Test(amd64_regs, after_exec_everything_is_init)
 	}
 	tracee_kill(pid);
 }
+
+/* MPX and PKRU are not on this machine: give the cache an image as a
+   kernel with them would (Intel's standard offsets) and check that their
+   registers land where the XSAVE layout says, in their components.  */
+Test(amd64_regs, mpx_and_pkru_storage)
+{
+	struct amd64_regs *regs = calloc(1, sizeof(*regs));
+	uint8_t *x = (uint8_t *) regs->xsave, v[16], bnd1[16];
+	uint64_t status = 0x2, xcr0 = 0x2ff;
+	uint32_t pkru = 0x55555554;
+	struct ps_buf g;
+	size_t total = 0;
+
+	amd64_regs_init(regs);
+	regs->valid = regs->has_xstate = true;
+	regs->xcr0 = xcr0;
+	regs->xsave_len = 2696;
+	regs->layout.offset[2] = 576, regs->layout.size[2] = 256;
+	regs->layout.offset[3] = 960, regs->layout.size[3] = 64;
+	regs->layout.offset[4] = 1024, regs->layout.size[4] = 16;
+	regs->layout.offset[5] = 1088, regs->layout.size[5] = 64;
+	regs->layout.offset[6] = 1152, regs->layout.size[6] = 512;
+	regs->layout.offset[7] = 1664, regs->layout.size[7] = 1024;
+	regs->layout.offset[9] = 2688, regs->layout.size[9] = 8;
+	memset(x + 960, 0xee, 80);             /* stale, components clear */
+	memset(x + 2688, 0xee, 8);
+
+	cr_assert_eq(read_reg(regs, "bnd0raw", v, 16), 0);
+	cr_assert_eq(read_reg(regs, "pkru", NULL, 4), 0);
+	for (unsigned i = 0; i < 16; i++)
+		bnd1[i] = (uint8_t) (i + 1);
+	write_reg(regs, "bnd1raw", bnd1, 16);
+	write_reg(regs, "bndstatus", &status, 8);
+	write_reg(regs, "pkru", &pkru, 4);
+	cr_assert_eq(xstate_load64(x + xstate_header_bv), 0x218);
+	cr_assert_arr_eq(x + 960 + 16, bnd1, 16);
+	cr_assert_eq(xstate_load64(x + 960), 0);      /* bnd0 initialized */
+	cr_assert_eq(xstate_load64(x + 1024 + 8), status);
+	cr_assert_eq(xstate_load64(x + 1024), 0);     /* bndcfgu */
+	cr_assert_eq(xstate_load64(x + 2688) & 0xffffffff, pkru);
+	read_reg(regs, "bnd1raw", v, 16);
+	cr_assert_arr_eq(v, bnd1, 16);
+	cr_assert_eq(read_reg(regs, "pkru", NULL, 4), pkru);
+	cr_assert(regs->xsave_dirty && !regs->gpr_dirty);
+
+	for (unsigned r = 0; r < tdesc_amd64_nregs(xcr0); r++)
+		total += tdesc_amd64_reg(xcr0, r)->bitsize / 8;
+	ps_buf_init(&g);
+	cr_assert_eq(amd64_regs_g_packet(regs, &g), 0);
+	cr_assert_eq(g.len, 2 * total);
+	/* pkru is last */
+	cr_assert_str_eq(g.data + g.len - 8, "54555555");
+	ps_buf_fini(&g);
+	free(regs);
+}

@@ -3,8 +3,10 @@
 #include "btrace/bt_symtab.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static struct bt_corpus corpus;
 BT_CORPUS_TEST_MAIN(bt_symtab, corpus)
@@ -93,4 +95,123 @@ Test(bt_symtab, non_elf_files_are_rejected)
 	cr_assert_eq(bt_symtab_open_file(&st, corpus.source), -bte_bad_elf);
 	cr_assert_eq(bt_symtab_open_file(&st, "/nonexistent"), -bte_io);
 	cr_assert_null(st);
+}
+
+/* GDB as the oracle: for every byte of bt_prog's code, `info symbol`
+   must name the symbol bt_symtab_msym finds, or none when it finds none.  */
+Test(bt_symtab, every_code_address_is_named_as_gdb_names_it)
+{
+	const char *gdb = getenv("GDB");
+	struct bt_symtab *st = NULL;
+	uint64_t first = corpus.mapping.address - BT_CORPUS_BASE;
+	uint64_t count = corpus.mapping.size;
+	char path[] = "/tmp/bt_symtab_testXXXXXX", line[512], *cmd = NULL;
+	size_t len = 0;
+	FILE *script, *in;
+	int fd, checked = 0;
+
+	if (!gdb || !gdb[0] || strcmp(gdb, "no") == 0)
+		cr_skip_test("GDB is not available as the oracle");
+	if (count > 0x2000)
+		count = 0x2000;
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	script = fdopen(fd, "w");
+	for (uint64_t a = first; a < first + count; ++a)
+		fprintf(script, "info symbol 0x%llx\n", (unsigned long long) a);
+	fclose(script);
+
+	/* Link-time addresses, as GDB sees the file without a process.  */
+	cr_assert_eq(bt_symtab_open_file(&st, corpus.prog), 0);
+	bt_symtab_set_bias(st, 0);
+
+	in = open_memstream(&cmd, &len);
+	fprintf(in, "'%s' -nx -batch -x '%s' '%s' 2>&1", gdb, path,
+		corpus.prog);
+	fclose(in);
+	in = popen(cmd, "r");
+	cr_assert_not_null(in);
+	for (uint64_t a = first; a < first + count; ++a) {
+		struct bt_msym m;
+		char want[300];
+
+		cr_assert_not_null(fgets(line, sizeof(line), in), "0x%llx",
+				   (unsigned long long) a);
+		if (bt_symtab_msym(st, a, &m) < 0) {
+			cr_assert_eq(strncmp(line, "No symbol matches", 17), 0,
+				     "0x%llx: GDB %s, we none",
+				     (unsigned long long) a, line);
+			continue;
+		}
+		if (a == m.address)
+			snprintf(want, sizeof(want), "%s in section ", m.name);
+		else
+			snprintf(want, sizeof(want), "%s + %llu in section ",
+				 m.name, (unsigned long long) (a - m.address));
+		cr_assert_eq(strncmp(line, want, strlen(want)), 0,
+			     "0x%llx: GDB %s, we %s", (unsigned long long) a,
+			     line, want);
+		checked += 1;
+	}
+	pclose(in);
+	unlink(path);
+	free(cmd);
+	bt_symtab_free(st);
+	cr_assert_gt(checked, 100);
+}
+
+/* GDB as the oracle for lines: `info line *ADDR` for every byte of main,
+   f and g against bt_symtab_line, file name as GDB displays it.  */
+Test(bt_symtab, every_line_is_the_one_gdb_finds)
+{
+	const char *gdb = getenv("GDB");
+	struct bt_symtab *st = NULL;
+	const struct bt_corpus_func *fns[] = { &corpus.main, &corpus.f,
+					       &corpus.g };
+	char path[] = "/tmp/bt_symtab_testXXXXXX", line[1024], *cmd = NULL;
+	size_t len = 0;
+	FILE *script, *in;
+	int fd;
+
+	if (!gdb || !gdb[0] || strcmp(gdb, "no") == 0)
+		cr_skip_test("GDB is not available as the oracle");
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	script = fdopen(fd, "w");
+	for (int i = 0; i < 3; ++i)
+		for (uint64_t a = fns[i]->address;
+		     a < fns[i]->address + fns[i]->size; ++a)
+			fprintf(script, "info line *0x%llx\n",
+				(unsigned long long) (a - BT_CORPUS_BASE));
+	fclose(script);
+
+	cr_assert_eq(bt_symtab_open_file(&st, corpus.prog), 0);
+	bt_symtab_set_bias(st, 0);
+	in = open_memstream(&cmd, &len);
+	fprintf(in, "'%s' -nx -batch -x '%s' '%s' 2>&1", gdb, path,
+		corpus.prog);
+	fclose(in);
+	in = popen(cmd, "r");
+	cr_assert_not_null(in);
+	for (int i = 0; i < 3; ++i)
+		for (uint64_t a = fns[i]->address;
+		     a < fns[i]->address + fns[i]->size; ++a) {
+			uint64_t pc = a - BT_CORPUS_BASE;
+			const char *file;
+			int n;
+			char want[1200];
+
+			cr_assert_not_null(fgets(line, sizeof(line), in));
+			cr_assert_eq(bt_symtab_line(st, pc, &n, &file), 0,
+				     "0x%llx", (unsigned long long) pc);
+			snprintf(want, sizeof(want), "Line %d of \"%s\"", n,
+				 file);
+			cr_assert_eq(strncmp(line, want, strlen(want)), 0,
+				     "0x%llx: GDB %s, we %s",
+				     (unsigned long long) pc, line, want);
+		}
+	pclose(in);
+	unlink(path);
+	free(cmd);
+	bt_symtab_free(st);
 }

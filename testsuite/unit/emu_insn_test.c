@@ -101,3 +101,51 @@ Test(insn, invalid_bytes)
 	cr_expect_eq(emu_insn_decode(dec, 0, (uint8_t[]) { 0xe8, 0 }, 2,
 				     &insn), -pse_invalid, "truncated");
 }
+
+Test(insn, stack_effects)
+{
+	struct emu_insn i;
+
+	i = decode((uint8_t[]) { 0x55 }, 1);                      /* push rbp */
+	cr_expect_eq(i.fx, emu_fx_push);
+	i = decode((uint8_t[]) { 0x5b }, 1);                      /* pop rbx */
+	cr_expect_eq(i.fx, emu_fx_pop);
+	cr_expect_eq(i.fx_reg, 3);
+	i = decode((uint8_t[]) { 0x48, 0x83, 0xec, 0x28 }, 4);    /* sub rsp, 0x28 */
+	cr_expect_eq(i.fx, emu_fx_rsp_add);
+	cr_expect_eq(i.fx_disp, -0x28);
+	i = decode((uint8_t[]) { 0x48, 0x89, 0xe5 }, 3);          /* mov rbp, rsp */
+	cr_expect_eq(i.fx, emu_fx_rbp_rsp);
+	i = decode((uint8_t[]) { 0xc9 }, 1);                      /* leave */
+	cr_expect_eq(i.fx, emu_fx_leave);
+	i = decode((uint8_t[]) { 0x89, 0x44, 0x24, 0x08 }, 4);    /* mov [rsp+8], eax */
+	cr_expect_eq(i.fx, emu_fx_store);
+	cr_expect_eq(i.fx_reg, 4);
+	cr_expect_eq(i.fx_disp, 8);
+	cr_expect_eq(i.fx_size, 4);
+	i = decode((uint8_t[]) { 0x89, 0x07 }, 2);                /* mov [rdi], eax */
+	cr_expect_eq(i.fx, emu_fx_unknown, "a store anywhere");
+	i = decode((uint8_t[]) { 0x48, 0x89, 0xc4 }, 3);          /* mov rsp, rax */
+	cr_expect_eq(i.fx, emu_fx_unknown);
+	i = decode((uint8_t[]) { 0x01, 0xd8 }, 2);                /* add eax, ebx */
+	cr_expect_eq(i.fx, emu_fx_none);
+}
+
+Test(insn, alu_summaries)
+{
+	struct emu_insn i;
+
+	i = decode((uint8_t[]) { 0x83, 0xff, 0x01 }, 3);          /* cmp edi, 1 */
+	cr_expect_eq(i.alu, emu_alu_cmp);
+	cr_expect_eq(i.alu_dst, 7);
+	cr_expect_eq(i.alu_src, emu_reg_none);
+	cr_expect_eq(i.alu_imm, 1);
+	cr_expect_eq(i.alu_width, 32);
+	cr_expect(i.flag_writes);
+	i = decode((uint8_t[]) { 0x8d, 0x7b, 0xff }, 3);          /* lea edi, [rbx-1] */
+	cr_expect_eq(i.alu, emu_alu_other);
+	cr_expect_eq(i.reg_writes, 1u << 7);
+	cr_expect(!i.flag_writes);
+	i = decode((uint8_t[]) { 0x0f, 0xa2 }, 2);                /* cpuid */
+	cr_expect_eq(i.reg_writes, 0xf, "hidden operands count");
+}

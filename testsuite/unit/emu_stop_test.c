@@ -47,6 +47,18 @@ static void last_packets(struct emu *emu, pid_t tid, enum pt_packet_type *a,
 	ps_buf_fini(&out);
 }
 
+/* The bits of an IP a compressed payload carries.  */
+static uint64_t ipc_mask(enum pt_ip_compression ipc)
+{
+	switch (ipc) {
+	case pt_ipc_update_16: return 0xffff;
+	case pt_ipc_update_32: return 0xffffffff;
+	case pt_ipc_sext_48:
+	case pt_ipc_update_48: return 0xffffffffffffull;
+	default: return ~0ull;
+	}
+}
+
 static void start(struct drv_proc *proc, struct emu **emu)
 {
 	char prog[512];
@@ -164,4 +176,84 @@ Test(stop, exit_is_reported)
 	cr_expect_eq(verdict, emu_report);
 	emu_free(emu);
 	drv_finish(&proc);
+}
+
+/* execve while traced: TIP.PGD at the syscall, then MODE.Exec and
+   TIP.PGE at the new image's first instruction, and tracing goes on
+   there with traps planted afresh.  */
+Test(stop, execve_resumes_tracing_in_the_new_image)
+{
+	char prog[512];
+	struct drv_proc proc;
+	struct emu *emu;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+	struct user_regs_struct regs;
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	struct pt_packet p;
+	struct ps_buf out;
+	uint64_t entry = 0;
+	bool pgd = false, pge_at_entry = false;
+	int status, sig, after = 0;
+
+	snprintf(prog, sizeof(prog), "%s/exec", EMU_PROGDIR);
+	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
+	ptrace(PTRACE_SETOPTIONS, proc.pid, 0, PTRACE_O_TRACEEXEC |
+	       PTRACE_O_EXITKILL);
+	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
+		     0);
+	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 1 << 20), 0);
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	resume(proc.pid, how, 0);
+	for (;;) {
+		cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+		cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how),
+			     0);
+		if (WIFEXITED(status) || WIFSIGNALED(status))
+			break;
+		if (verdict == emu_consumed) {
+			resume(proc.pid, how, 0);
+			continue;
+		}
+		sig = WSTOPSIG(status);
+		if (status >> 16 == PTRACE_EVENT_EXEC) {
+			cr_assert_eq(emu_on_exec(emu), 0);
+			ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+			entry = regs.rip;
+			sig = 0;
+		}
+		cr_assert_eq(emu_prepare(emu, proc.pid, sig, false, &how), 0);
+		resume(proc.pid, how, sig);
+	}
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "the new image ran to its end");
+	cr_assert_neq(entry, 0, "no exec event");
+
+	ps_buf_init(&out);
+	cr_assert_eq(emu_read_pt(emu, proc.pid, false, &out), 0);
+	pt_config_init(&config);
+	config.begin = (uint8_t *) out.data;
+	config.end = (uint8_t *) out.data + out.len;
+	dec = pt_pkt_alloc_decoder(&config);
+	cr_assert_geq(pt_pkt_sync_forward(dec), 0);
+	while ((status = pt_pkt_next(dec, &p, sizeof(p))) >= 0) {
+		if (p.type == ppt_tip_pgd)
+			pgd = true;
+		if (pgd && p.type == ppt_tip_pge &&
+		    p.payload.ip.ip == (entry & ipc_mask(p.payload.ip.ipc)))
+			pge_at_entry = true;
+		if (pge_at_entry && (p.type == ppt_tnt_8 || p.type == ppt_tip))
+			after++;
+	}
+	cr_expect_eq(status, -pte_eos, "the packet stream decodes");
+	cr_expect(pge_at_entry, "TIP.PGE at the new entry %#llx",
+		  (unsigned long long) entry);
+	cr_expect_gt(after, 100, "traced on in the new image");
+	pt_pkt_free_decoder(dec);
+	ps_buf_fini(&out);
+	emu_free(emu);
+	proc.pid = 0;   /* already reaped */
+	int3_table_fini(&proc.sites);
+	nat_mem_fini(&proc.mem);
 }

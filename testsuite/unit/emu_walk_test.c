@@ -117,3 +117,41 @@ Test(walk, stops_before_writable_code)
 	cr_expect_eq(walk.ninsns, 5);
 	emu_walk_fini(&walk);
 }
+
+Test(walk, return_slot_proofs)
+{
+	uint64_t base = (uint64_t) (uintptr_t) page;
+	struct emu_walk walk;
+	/* push rbx; mov [rsp+0x10], eax; pop rbx; ret: the store is above
+	   the slot.  Then: push rax; mov [rsp+8], eax; pop rax; ret: the
+	   store is the slot itself.  Then a store through rdi.  */
+	static const uint8_t good[] = { 0x53, 0x89, 0x44, 0x24, 0x10, 0x5b,
+					0xc3 };
+	static const uint8_t bad[] = { 0x50, 0x89, 0x44, 0x24, 0x08, 0x58,
+				       0xc3 };
+	static const uint8_t far_store[] = { 0x89, 0x07, 0xc3 };
+
+	cr_assert_eq(mprotect(page, 4096, PROT_READ | PROT_WRITE), 0);
+	memcpy(page + 0x100, good, sizeof(good));
+	memcpy(page + 0x200, bad, sizeof(bad));
+	memcpy(page + 0x300, far_store, sizeof(far_store));
+	cr_assert_eq(mprotect(page, 4096, PROT_READ | PROT_EXEC), 0);
+	cr_assert_eq(emu_maps_load(&maps, getpid()), 0);
+
+	cr_assert_eq(emu_walk_build(&walk, dec, &maps, read_self, NULL,
+				    base + 0x100), 0);
+	cr_expect_eq(walk.insn.iclass, emu_ic_ret);
+	cr_expect(walk.ret_known);
+	cr_expect_eq(walk.slot.base, 0);
+	cr_expect_eq(walk.slot.off, 0);
+	cr_expect_eq(walk.rsp_after.off, 8);
+	emu_walk_fini(&walk);
+	cr_assert_eq(emu_walk_build(&walk, dec, &maps, read_self, NULL,
+				    base + 0x200), 0);
+	cr_expect(!walk.ret_known, "the slot is overwritten");
+	emu_walk_fini(&walk);
+	cr_assert_eq(emu_walk_build(&walk, dec, &maps, read_self, NULL,
+				    base + 0x300), 0);
+	cr_expect(!walk.ret_known, "a store that may alias");
+	emu_walk_fini(&walk);
+}

@@ -15,6 +15,14 @@ command -v "$GDB" >/dev/null 2>&1 || { echo "SKIP: no gdb"; exit 77; }
 
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+
+wait_listening() {   # LOG: until the server says so, at most 10 s
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		grep -q '^Listening on port' "$1" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	echo "note: no 'Listening on port' in $1"
+}
 fail=0 checked=0
 
 gdb_view() {   # FILE -> GDB's normalized view of the description in FILE
@@ -40,7 +48,7 @@ if [ -n "$GDBSERVER" ] && [ "$GDBSERVER" != no ] && [ -x "$GDBSERVER" ]; then
 	port=$((20000 + $$ % 20000))
 	"$GDBSERVER" --once "127.0.0.1:$port" /bin/true >"$tmp/gs.log" 2>&1 &
 	gs=$!
-	sleep 1
+	wait_listening "$tmp/gs.log"
 	"$GDB" -nx -batch -ex "target remote 127.0.0.1:$port" \
 		-ex 'maint print xml-tdesc' -ex 'maint print remote-registers' \
 		-ex kill /bin/true 2>/dev/null |

@@ -15,7 +15,6 @@
 # expect: ^Process @BIN@/plain created; pid = <pid1>\nListening on port PORT\nRemote debugging from host 127\.0\.0\.1, port PORT$
 # expect: ^=== stub exited with status 0 ===$
 # expect-not: Breakpoint 2, square \(x=[124]\)
-# expected-difference: ^\s+stop only if x == 3 -- ptstub does not evaluate breakpoint conditions itself yet (no ConditionalBreakpoints): GDB evaluates them, so the stops are the same but gdbserver adds "(target evals)"
 target remote @TARGET@
 break compute
 continue

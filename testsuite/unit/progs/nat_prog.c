@@ -9,9 +9,10 @@
 
 volatile int counter;
 
+/* Atomic: the threads of "threads" may run it at the same time.  */
 __attribute__((noinline)) void marker(void)
 {
-	counter++;
+	__atomic_fetch_add(&counter, 1, __ATOMIC_SEQ_CST);
 }
 
 static void *thread_body(void *arg)

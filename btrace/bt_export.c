@@ -1,0 +1,151 @@
+/* Function segments exported for other tools: folded stacks (flame
+   graphs) and Chrome's trace event format, with instructions as time.  */
+#include "btrace/bt_ftrace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *bt_export_name(const struct bt_ftrace *ft,
+				  const struct bt_seg *seg)
+{
+	const struct bt_func_key *key = bt_seg_key(ft, seg);
+
+	if (key->sym)
+		return key->sym;
+	return key->msym ? key->msym : "??";
+}
+
+struct bt_stack {
+	char *text;
+	uint64_t weight;
+};
+
+static int bt_stack_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct bt_stack *) a)->text,
+		      ((const struct bt_stack *) b)->text);
+}
+
+/* "outer;...;inner" for SEG, following the up links.  */
+static char *bt_stack_text(const struct bt_ftrace *ft, const struct bt_seg *seg)
+{
+	const struct bt_seg *chain[256];
+	size_t n = 0, len = 0;
+	char *text, *at;
+
+	for (const struct bt_seg *s = seg; s && n < 256;
+	     s = bt_ftrace_seg(ft, s->up))
+		chain[n++] = s;
+	for (size_t i = 0; i < n; ++i)
+		len += strlen(bt_export_name(ft, chain[i])) + 1;
+	text = malloc(len + 1);
+	if (!text)
+		return NULL;
+	at = text;
+	for (size_t i = n; i-- > 0;) {
+		size_t l = strlen(bt_export_name(ft, chain[i]));
+
+		memcpy(at, bt_export_name(ft, chain[i]), l);
+		at += l;
+		*at++ = i ? ';' : 0;
+	}
+	return text;
+}
+
+int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
+		     struct bt_diag *diag)
+{
+	struct bt_stack *stacks;
+	size_t n = 0;
+
+	if (!out || !ft)
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+	stacks = calloc(ft->nsegs ? ft->nsegs : 1, sizeof(*stacks));
+	if (!stacks)
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+
+	for (size_t i = 0; i < ft->nsegs; ++i) {
+		if (ft->segs[i].errcode || !ft->segs[i].ninsn)
+			continue;
+		stacks[n].text = bt_stack_text(ft, &ft->segs[i]);
+		if (!stacks[n].text) {
+			for (size_t k = 0; k < n; ++k)
+				free(stacks[k].text);
+			free(stacks);
+			return bt_diag_set(diag, bte_nomem, 0, 0,
+					   "out of memory");
+		}
+		stacks[n++].weight = ft->segs[i].ninsn;
+	}
+
+	/* One line per distinct stack, summed, in a stable order.  */
+	qsort(stacks, n, sizeof(*stacks), bt_stack_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t k = i + 1;
+		uint64_t weight = stacks[i].weight;
+
+		while (k < n && strcmp(stacks[k].text, stacks[i].text) == 0)
+			weight += stacks[k++].weight;
+		fprintf(out, "%s %llu\n", stacks[i].text,
+			(unsigned long long) weight);
+		i = k;
+	}
+	for (size_t i = 0; i < n; ++i)
+		free(stacks[i].text);
+	free(stacks);
+	return 0;
+}
+
+static void bt_json_name(FILE *out, const char *text)
+{
+	fputc('"', out);
+	for (; *text; ++text) {
+		unsigned char c = (unsigned char) *text;
+
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
+		     struct bt_diag *diag)
+{
+	int first = 1;
+
+	if (!out || !ft)
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+
+	/* A function instance is its first segment and those its next links
+	   reach: one complete event from its first instruction to its last,
+	   so that callees nest inside.  */
+	fputs("{\"traceEvents\": [", out);
+	for (size_t i = 0; i < ft->nsegs; ++i) {
+		const struct bt_seg *seg = &ft->segs[i], *last = seg;
+
+		if (seg->prev)
+			continue;
+		while (last->next)
+			last = bt_ftrace_seg(ft, last->next);
+		fprintf(out, "%s\n  {\"name\": ", first ? "" : ",");
+		if (seg->errcode)
+			bt_json_name(out, bt_gap_string(ft->format,
+							seg->errcode));
+		else
+			bt_json_name(out, bt_export_name(ft, seg));
+		fprintf(out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %u, "
+			"\"dur\": %u, \"pid\": %d, \"tid\": %d, \"args\": "
+			"{\"segment\": %zu}}", seg->errcode ? "gap" : "function",
+			seg->insn_offset, last->insn_offset
+			+ (last->errcode ? 1 : last->ninsn) - seg->insn_offset,
+			pid, tid, i + 1);
+		first = 0;
+	}
+	fputs(first ? "],\n \"displayTimeUnit\": \"ns\"}\n"
+	      : "\n],\n \"displayTimeUnit\": \"ns\"}\n", out);
+	return 0;
+}

@@ -1,0 +1,114 @@
+#include "testsuite/unit/nat_fixture.h"
+
+#include "common/ps_buf.h"
+#include "nat/btrace.h"
+
+#include <signal.h>
+
+TestSuite(btrace, .init = nat_fixture_setup, .fini = nat_fixture_teardown);
+
+/* Run the program to its exit: the emulator records all the way.  */
+static struct nat_thread *start_traced(enum btrace_format format)
+{
+	pid_t pid = nat_fixture_start("marker", NULL);
+	struct nat_thread *thread = nat_find_thread(&target, pid, pid);
+	char reason[256] = "";
+
+	cr_assert_not_null(thread);
+	target.btrace_policy = nat_btrace_emulated;
+	cr_assert_eq(nat_btrace_enable(&target, thread, format, 1 << 16,
+				       reason, sizeof(reason)), 0, "%s", reason);
+	return thread;
+}
+
+/* Stop the traced thread at marker, so its trace can be read.  */
+static void run_to_marker(struct nat_thread *thread)
+{
+	uint64_t marker = elfsym_addr(prog, "marker");
+	struct nat_event ev;
+
+	cr_assert_eq(nat_insert_breakpoint(thread->proc, marker), 0);
+	nat_fixture_resume_all(nat_resume_cont);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.reason, nat_stop_swbreak);
+	cr_assert_eq(nat_fixture_pc(thread->tid), marker);
+}
+
+Test(btrace, emulated_pt_starts_with_a_psb)
+{
+	static const uint8_t psb[16] = {
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
+	};
+	struct nat_thread *thread = start_traced(btrace_format_pt);
+	struct nat_btrace_status st;
+	struct ps_buf raw;
+
+	run_to_marker(thread);
+	ps_buf_init(&raw);
+	cr_assert_eq(nat_btrace_read_pt(thread, nat_btrace_read_all, &raw), 0);
+	cr_assert_gt(raw.len, sizeof(psb));
+	cr_assert_arr_eq(raw.data, psb, sizeof(psb));
+
+	cr_assert_eq(nat_btrace_status(thread, &st), 0);
+	cr_assert_eq(st.kind, nat_btrace_emu);
+	cr_assert_eq(st.format, btrace_format_pt);
+	cr_assert_eq(st.held, raw.len);
+
+	/* Nothing ran since: a "new" read is empty; delta is not for PT.  */
+	ps_buf_reset(&raw);
+	cr_assert_eq(nat_btrace_read_pt(thread, nat_btrace_read_new, &raw), 0);
+	cr_assert_eq(nat_btrace_read_pt(thread, nat_btrace_read_new, &raw), 0);
+	cr_assert_eq(raw.len, 0);
+	cr_assert_eq(nat_btrace_read_pt(thread, nat_btrace_read_delta, &raw),
+		     -pse_unsupported);
+	ps_buf_fini(&raw);
+}
+
+Test(btrace, emulated_bts_blocks_end_at_the_stop)
+{
+	struct nat_thread *thread = start_traced(btrace_format_bts);
+	struct perf_bts_blocks blocks;
+
+	run_to_marker(thread);
+	perf_bts_blocks_init(&blocks);
+	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_all, &blocks), 0);
+	cr_assert_gt(blocks.len, 0);
+	for (size_t i = 0; i < blocks.len; i++)
+		cr_assert_leq(blocks.block[i].begin, blocks.block[i].end);
+	perf_bts_blocks_fini(&blocks);
+	cr_assert_eq(nat_btrace_read_pt(thread, nat_btrace_read_all, NULL),
+		     -pse_notfound, "a BTS trace is no PT trace");
+}
+
+Test(btrace, enable_twice_and_disable)
+{
+	struct nat_thread *thread = start_traced(btrace_format_pt);
+	char reason[256] = "";
+
+	cr_assert_eq(nat_btrace_enable(&target, thread, btrace_format_bts,
+				       4096, reason, sizeof(reason)), -pse_exists);
+	cr_assert_str_eq(reason, "Btrace already enabled.");
+	cr_assert_not_null(thread->proc->emu);
+	cr_assert_eq(nat_btrace_disable(&target, thread), 0);
+	cr_assert_null(thread->btrace);
+	/* The last emulated thread gone, the engine goes too.  */
+	cr_assert_null(thread->proc->emu);
+	cr_assert_eq(nat_btrace_disable(&target, thread), -pse_notfound);
+}
+
+Test(btrace, hardware_only_fails_with_a_reason_here)
+{
+	pid_t pid = nat_fixture_start("exit", "0");
+	struct nat_thread *thread = nat_find_thread(&target, pid, pid);
+	char reason[256] = "";
+
+	if (access("/sys/bus/event_source/devices/intel_pt", F_OK) == 0)
+		cr_skip_test("SKIP: this machine has an intel_pt PMU");
+	target.btrace_policy = nat_btrace_hardware;
+	cr_assert_lt(nat_btrace_enable(&target, thread, btrace_format_pt, 4096,
+				       reason, sizeof(reason)), 0);
+	cr_assert_neq(reason[0], '\0');
+	cr_assert_null(thread->btrace);
+	cr_assert_null(thread->proc->emu);
+}

@@ -1,0 +1,94 @@
+#!/bin/sh
+# GDB shows and changes registers through ptstub exactly as through
+# gdbserver: the same script runs against both on a program that loaded
+# known values into every register, and the transcripts must match
+# (except rsp, which depends on the environment the stub sets up).
+: "${GDB:=gdb}"
+: "${top_builddir:=.}"
+: "${PTSTUB:=$top_builddir/ptstub}"
+prog="$top_builddir/testsuite/unit/progs/regs_loader"
+
+command -v "$GDB" >/dev/null 2>&1 || { echo "SKIP: no gdb"; exit 77; }
+if [ -z "$GDBSERVER" ] || [ "$GDBSERVER" = no ] || [ ! -x "$GDBSERVER" ]; then
+	echo "SKIP: no gdbserver to compare with"; exit 77
+fi
+[ -x "$PTSTUB" ] || { echo "SKIP: $PTSTUB not built"; exit 77; }
+[ -x "$prog" ] || { echo "FAIL: $prog not built"; exit 1; }
+"$prog"
+[ $? -eq 2 ] && { echo "SKIP: no AVX-512 on this CPU"; exit 77; }
+
+tmp=$(mktemp -d) || exit 1
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
+
+wait_listening() {   # LOG: until the server says so, at most 10 s
+	for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		grep -q '^Listening on port' "$1" 2>/dev/null && return 0
+		sleep 0.5
+	done
+	echo "note: no 'Listening on port' in $1"
+}
+
+cat >"$tmp/cmds.gdb" <<'EOF'
+break regs_loaded
+continue
+info registers
+info all-registers
+p $xmm0
+p $ymm15
+p $zmm31
+p $xmm16
+p $k1
+p $st0
+p $st2
+info float
+set $rax = 5
+set $r15 = -1
+set $eflags = 0x246
+set $ymm0.v8_int32[0] = 7
+set $zmm31.v16_int32[15] = 0x12345678
+set $xmm16.v4_int32[2] = -3
+set $k1 = 0x55
+set $st0 = 1.5
+set $st3 = -0.25
+set $mxcsr = 0x1fa0
+set $fctrl = 0x37f
+set $ftag = 0x3fff
+stepi
+info all-registers
+p $ymm0.v8_int32
+p $zmm31.v16_int32
+p $xmm16.v4_int32
+p $st0
+p $st3
+maint print raw-registers
+kill
+EOF
+
+port=$((21000 + $$ % 20000))
+transcript() {   # SERVER TAG
+	"$1" --once "127.0.0.1:$port" "$prog" >"$tmp/$2.log" 2>&1 &
+	srv=$!
+	wait_listening "$tmp/$2.log"
+	timeout 120 "$GDB" -nx -batch -ex "target remote 127.0.0.1:$port" \
+		-x "$tmp/cmds.gdb" "$prog" 2>&1 |
+		grep -v '^Reading \|^warning: File transfers\|^Kill the program\|^\[Inferior\|^ *rsp \|^Remote debugging' \
+		>"$tmp/$2.out"
+	kill "$srv" 2>/dev/null
+	wait "$srv" 2>/dev/null
+	port=$((port + 1))
+}
+
+transcript "$GDBSERVER" gdbserver
+transcript "$PTSTUB" ptstub
+
+if ! grep -q '^zmm31h\? \|^ zmm31h\? ' "$tmp/gdbserver.out"; then
+	echo "FAIL: the gdbserver run shows no registers"; head "$tmp/gdbserver.out"
+	exit 1
+fi
+if diff "$tmp/gdbserver.out" "$tmp/ptstub.out" >"$tmp/diff"; then
+	echo "PASS: $(wc -l <"$tmp/ptstub.out") lines identical"
+	exit 0
+fi
+echo "FAIL: ptstub differs from gdbserver"
+head -40 "$tmp/diff"
+exit 1
