@@ -1,18 +1,22 @@
 /* Function segments exported for other tools: folded stacks (flame
    graphs) and Chrome's trace event format, with instructions as time.  */
 #include "btrace/bt_ftrace.h"
+#include "btrace/bt_msym_name.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* The name GDB would print for SEG's function; BUF holds it if need be,
+   so each caller passes its own.  */
 static const char *bt_export_name(const struct bt_ftrace *ft,
-				  const struct bt_seg *seg)
+				  const struct bt_seg *seg, char *buf,
+				  size_t size)
 {
 	const struct bt_func_key *key = bt_seg_key(ft, seg);
 
 	if (key->sym)
 		return key->sym;
-	return key->msym ? key->msym : "??";
+	return key->msym ? bt_msym_print_name(key->msym, buf, size) : "??";
 }
 
 struct bt_stack {
@@ -36,16 +40,21 @@ static char *bt_stack_text(const struct bt_ftrace *ft, const struct bt_seg *seg)
 	for (const struct bt_seg *s = seg; s && n < 256;
 	     s = bt_ftrace_seg(ft, s->up))
 		chain[n++] = s;
+	char buf[1024];
+
 	for (size_t i = 0; i < n; ++i)
-		len += strlen(bt_export_name(ft, chain[i])) + 1;
+		len += strlen(bt_export_name(ft, chain[i], buf, sizeof(buf)))
+			+ 1;
 	text = malloc(len + 1);
 	if (!text)
 		return NULL;
 	at = text;
 	for (size_t i = n; i-- > 0;) {
-		size_t l = strlen(bt_export_name(ft, chain[i]));
+		const char *name = bt_export_name(ft, chain[i], buf,
+						  sizeof(buf));
+		size_t l = strlen(name);
 
-		memcpy(at, bt_export_name(ft, chain[i]), l);
+		memcpy(at, name, l);
 		at += l;
 		*at++ = i ? ';' : 0;
 	}
@@ -116,6 +125,7 @@ int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
 		     struct bt_diag *diag)
 {
 	int first = 1;
+	char buf[1024];
 
 	if (!out || !ft)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
@@ -136,7 +146,8 @@ int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
 			bt_json_name(out, bt_gap_string(ft->format,
 							seg->errcode));
 		else
-			bt_json_name(out, bt_export_name(ft, seg));
+			bt_json_name(out, bt_export_name(ft, seg, buf,
+							 sizeof(buf)));
 		fprintf(out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %u, "
 			"\"dur\": %u, \"pid\": %d, \"tid\": %d, \"args\": "
 			"{\"segment\": %zu}}", seg->errcode ? "gap" : "function",

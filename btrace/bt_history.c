@@ -3,6 +3,7 @@
    its window arithmetic: the call iterator below keeps GDB's unsigned
    semantics so that edge cases print the same lines.  */
 #include "btrace/bt_ftrace.h"
+#include "btrace/bt_msym_name.h"
 
 #include <intel-pt.h>
 #include <inttypes.h>
@@ -137,11 +138,13 @@ static void bt_seg_lines(const struct bt_ftrace *ft,
 	*end = r.end;
 }
 
-static const char *bt_key_name(const struct bt_func_key *key)
+/* The function's name as GDB prints it (btrace_get_bfun_name).  */
+static const char *bt_key_name(const struct bt_func_key *key, char *buf,
+			       size_t size)
 {
 	if (key->sym)
 		return key->sym;
-	return key->msym ? key->msym : "??";
+	return key->msym ? bt_msym_print_name(key->msym, buf, size) : "??";
 }
 
 static void bt_json_string(FILE *out, const char *text)
@@ -166,6 +169,7 @@ static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
 {
 	const struct bt_seg *seg = bt_ftrace_seg(ft, number);
 	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	char name[1024];
 	int begin, end;
 
 	fprintf(out, "%u\t", number);
@@ -182,7 +186,7 @@ static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
 		for (int i = 0; i < seg->level + ft->level; ++i)
 			fputs("  ", out);
 
-	fputs(bt_key_name(key), out);
+	fputs(bt_key_name(key, name, sizeof(name)), out);
 
 	if (flags & btcf_insn_range)
 		fprintf(out, "\tinst %u,%u", seg->insn_offset,
@@ -210,6 +214,7 @@ static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
 {
 	const struct bt_seg *seg = bt_ftrace_seg(ft, number);
 	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	char name[1024];
 	int begin, end;
 
 	fprintf(out, "%s\n  {\"index\": %u", first ? "" : ",", number);
@@ -221,7 +226,7 @@ static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
 		return;
 	}
 	fprintf(out, ", \"level\": %d, \"function\": ", seg->level + ft->level);
-	bt_json_string(out, bt_key_name(key));
+	bt_json_string(out, bt_key_name(key, name, sizeof(name)));
 	if (flags & btcf_insn_range)
 		fprintf(out, ", \"insn_begin\": %u, \"insn_end\": %u",
 			seg->insn_offset, seg->insn_offset + seg->ninsn - 1);

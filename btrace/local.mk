@@ -7,8 +7,11 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_bundle_format.h \
 	btrace/bt_bundle_write.c \
 	btrace/bt_bundle.c \
-	btrace/bt_symtab.c btrace/bt_symtab.h \
+	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
+	btrace/bt_symtab_dwarf.c \
 	btrace/bt_plt.c btrace/bt_plt.h \
+	btrace/bt_debuglink.c btrace/bt_debuglink.h \
+	btrace/bt_msym_name.c btrace/bt_msym_name.h \
 	btrace/bt_image.c btrace/bt_image.h \
 	btrace/bt_ftrace.c btrace/bt_ftrace.h \
 	btrace/bt_ftrace_gaps.c \
@@ -122,6 +125,24 @@ TESTS += testsuite/unit/bt_xml_test
 testsuite_unit_bt_xml_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_xml_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_xml_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_msym_name_test
+TESTS += testsuite/unit/bt_msym_name_test
+testsuite_unit_bt_msym_name_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_msym_name_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_msym_name_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_debuglink_test
+TESTS += testsuite/unit/bt_debuglink_test
+testsuite_unit_bt_debuglink_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_debuglink_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_debuglink_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_symtab_dwarf_test
+TESTS += testsuite/unit/bt_symtab_dwarf_test
+testsuite_unit_bt_symtab_dwarf_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_symtab_dwarf_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_symtab_dwarf_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_plt_test
 TESTS += testsuite/unit/bt_plt_test

@@ -63,8 +63,14 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 	int err;
 
 	if (!proc->emu) {
+		/* Both shortcuts: each is checked by the emulator's oracle.  */
+		struct emu_config config = {
+			.ret_shortcut = true,
+			.jcc_shortcut = true,
+		};
+
 		err = emu_alloc(&proc->emu, proc->pid, &proc->int3s,
-				&proc->mem, NULL);
+				&proc->mem, &config);
 		if (err < 0) {
 			nat_reason(reason, len, "Cannot start the trace emulator.");
 			return err;
@@ -78,6 +84,9 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 	}
 	bt->kind = nat_btrace_emu;
 	bt->size = size;
+	/* A ptrace stop costs about 4x across CPUs: keep the stub and the
+	   traced thread on one.  */
+	emu_pin_cpu(tid);
 	return 0;
 }
 
@@ -150,6 +159,23 @@ int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread)
 	return 0;
 }
 
+/* Whether the emulator recorded anything since the last read; moves
+   the mark.  */
+static int nat_btrace_emu_moved(struct nat_thread *thread)
+{
+	struct emu_status st;
+	uint64_t now;
+
+	if (emu_status(thread->proc->emu, thread->tid, &st) < 0)
+		return 1;
+	now = thread->btrace->format == btrace_format_pt ? st.bytes_recorded
+							 : st.blocks;
+	if (now == thread->btrace->read_mark)
+		return 0;
+	thread->btrace->read_mark = now;
+	return 1;
+}
+
 int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 		       struct ps_buf *raw)
 {
@@ -162,8 +188,9 @@ int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 		return -pse_unsupported;
 	if (bt->kind == nat_btrace_hw_pt)
 		return perf_pt_read(&bt->pt, raw, type == nat_btrace_read_new);
-	return emu_read_pt(thread->proc->emu, thread->tid,
-			   type == nat_btrace_read_new, raw);
+	if (!nat_btrace_emu_moved(thread) && type == nat_btrace_read_new)
+		return 0;
+	return emu_read_pt(thread->proc->emu, thread->tid, false, raw);
 }
 
 int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
@@ -187,8 +214,9 @@ int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
 	}
 	if (type == nat_btrace_read_delta)
 		return -pse_unsupported;
-	n = emu_read_bts(thread->proc->emu, thread->tid,
-			 type == nat_btrace_read_new, &emu_blocks);
+	if (!nat_btrace_emu_moved(thread) && type == nat_btrace_read_new)
+		return 0;
+	n = emu_read_bts(thread->proc->emu, thread->tid, false, &emu_blocks);
 	if (n < 0)
 		return (int) n;
 	for (long i = 0; i < n && !err; i++)

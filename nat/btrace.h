@@ -39,6 +39,8 @@ struct nat_btrace {
 	enum btrace_format format;
 	enum nat_btrace_kind kind;
 	size_t size;               /* the buffer size in use */
+	uint64_t read_mark;        /* emulated: what was recorded at the
+				      last read, for "new" */
 	struct perf_pt pt;
 	struct perf_bts bts;
 };
@@ -61,8 +63,9 @@ int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
 		      size_t reason_len);
 int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread);
 
-/* THREAD's PT trace (raw bytes) or BTS blocks, per TYPE.  New reads
-   give nothing when nothing was recorded since the last read.  */
+/* THREAD's PT trace (raw bytes) or BTS blocks, per TYPE.  As with
+   gdbserver, "new" is the whole trace when anything was recorded since
+   the last read and nothing otherwise (GDB replaces its copy).  */
 int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 		       struct ps_buf *raw);
 int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,

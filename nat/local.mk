@@ -36,8 +36,10 @@ testsuite_unit_debugregs_test_LDADD = $(NAT_TEST_LDADD)
 # is not PIE so that its symbols are its addresses.
 check_PROGRAMS += testsuite/unit/progs/nat_prog
 testsuite_unit_progs_nat_prog_SOURCES = testsuite/unit/progs/nat_prog.c
-testsuite_unit_progs_nat_prog_CFLAGS = -g -O0 -fno-pie -pthread
+testsuite_unit_progs_nat_prog_CFLAGS = -fno-pie -pthread
 testsuite_unit_progs_nat_prog_LDFLAGS = -no-pie -pthread
+# Whatever the tree is configured with (-O2, sanitizers), it is plain.
+testsuite/unit/progs/%: CFLAGS = -g -O0
 
 NAT_PROC_TEST_LDADD = nat/libpsnat.a nat/emu/libpsemu.a nat/libpshw.a \
 	nat/libpsmem.a nat/libpsregs.a xml/libpsxml.a xml/libpsbtxml.a \

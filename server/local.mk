@@ -16,3 +16,12 @@ PTSTUB_LIBS = server/libpsserver.a server/libpsagent.a server/libpshostio.a \
 	nat/libpshw.a nat/libpsregs.a xml/libpsxml.a xml/libpsbtxml.a \
 	common/libpscommon.a
 ptstub_LDADD = $(PTSTUB_LIBS) -lipt -lZydis $(LIBELF_LIBS)
+
+# The btrace packets' tests use the packet handlers' fixture
+# (testsuite/unit/srv_fixture.h, server/srvtest.mk).
+check_PROGRAMS += testsuite/unit/srv_btrace_test
+TESTS += testsuite/unit/srv_btrace_test
+testsuite_unit_srv_btrace_test_SOURCES = testsuite/unit/srv_btrace_test.c \
+	testsuite/unit/srv_fixture.h
+testsuite_unit_srv_btrace_test_CFLAGS = $(SRVTEST_CFLAGS)
+testsuite_unit_srv_btrace_test_LDADD = $(SRVTEST_LDADD)

@@ -57,7 +57,10 @@ int srv_handle_memory(struct srv *srv, const char *pkt, size_t len)
 
 	if (rsp_expect(&p, end, ':') < 0 || count > RSP_MAX_PAYLOAD)
 		return -pse_invalid;
-	buf = malloc(count ? count : 1);
+	/* X's data may unescape to more than COUNT bytes: room for all of
+	   it, then the length check refuses the packet.  */
+	buf = malloc((size_t) (end - p) > count ? (size_t) (end - p) + 1
+						: count + 1);
 	if (!buf)
 		return -pse_nomem;
 	if (pkt[0] == 'M') {

@@ -48,6 +48,17 @@ int srv_start_program(struct srv *srv, char *const argv[])
 	return 0;
 }
 
+/* One process at a time unless the client handles several.  */
+static int srv_busy(struct srv *srv)
+{
+	if ((srv->extended && srv->multiprocess) ||
+	    !nat_first_process(srv->target))
+		return 0;
+	fprintf(stderr, "Already debugging a process\n");
+	ps_buf_puts(&srv->reply, "E01");
+	return 1;
+}
+
 static int srv_vrun(struct srv *srv, const char *pkt, size_t len)
 {
 	const char *p = pkt + strlen("vRun;"), *end = pkt + len;
@@ -56,6 +67,8 @@ static int srv_vrun(struct srv *srv, const char *pkt, size_t len)
 	size_t argc = 0;
 	int err = 0;
 
+	if (srv_busy(srv))
+		return srv_reply;
 	ps_buf_init(&args);
 	/* Arguments are hex, separated by ';'; keep them NUL-separated.  */
 	for (;;) {
@@ -139,6 +152,8 @@ static int srv_vattach(struct srv *srv, const char *pkt, size_t len)
 
 	if (srv_parse_pid(pkt + strlen("vAttach;"), pkt + len, &pid) < 0)
 		return -pse_invalid;
+	if (srv_busy(srv))
+		return srv_reply;
 	if (srv_attach_program(srv, pid) < 0)
 		return srv_error_text(srv, "Cannot attach to process.");
 	return srv_stop_reply(srv, &srv->last) < 0 ? -pse_internal : srv_reply;
@@ -185,12 +200,11 @@ int srv_handle_process(struct srv *srv, const char *pkt, size_t len)
 		while (nat_first_process(srv->target))
 			nat_kill(srv->target, nat_first_process(srv->target)->pid);
 		srv->have_last = 0;
-		/* In plain remote, k ends the session without a reply.  */
-		if (!srv->extended) {
+		/* k is never answered (GDB reads no reply); in plain remote
+		   it also ends the session.  */
+		if (!srv->extended)
 			srv->exit_server = 1;
-			return srv_no_reply;
-		}
-		return srv_ok(srv);
+		return srv_no_reply;
 	case 'D':
 		return srv_detach(srv, pkt, len);
 	}

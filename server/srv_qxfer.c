@@ -104,7 +104,7 @@ static int srv_build_object(struct srv *srv, const char *object,
 static int srv_siginfo_write(struct srv *srv, const char *p, const char *end)
 {
 	struct nat_thread *thread = srv_general_thread(srv);
-	uint8_t info[128], data[128];
+	uint8_t info[128], data[2 * sizeof(info)];
 	uint64_t offset;
 	long n;
 	int err;
@@ -113,8 +113,10 @@ static int srv_siginfo_write(struct srv *srv, const char *p, const char *end)
 		return -pse_invalid;
 	if (!thread)
 		return srv_error_text(srv, "No such thread.");
-	n = rsp_unescape(data, p, (size_t) (end - p) > sizeof(data) * 2 ?
-			 sizeof(data) * 2 : (size_t) (end - p));
+	/* Escaped data is at most twice its size: more cannot fit.  */
+	if ((size_t) (end - p) > sizeof(data))
+		return -pse_invalid;
+	n = rsp_unescape(data, p, (size_t) (end - p));
 	if (n < 0 || offset > sizeof(info) || (uint64_t) n > sizeof(info) - offset)
 		return -pse_invalid;
 	err = nat_thread_siginfo(thread, info, sizeof(info));
@@ -134,7 +136,7 @@ int srv_handle_qxfer(struct srv *srv, const char *pkt, size_t len)
 	const char *colon, *annex_end;
 	char object[32], annex[256];
 	uint64_t offset, length;
-	size_t olen, alen, taken, room;
+	size_t olen, alen, taken, want;
 	int err;
 
 	colon = memchr(p, ':', (size_t) (end - p));
@@ -177,12 +179,14 @@ int srv_handle_qxfer(struct srv *srv, const char *pkt, size_t len)
 	if (offset > srv->xfer.len)
 		return -pse_range;
 
-	room = SRV_PACKET_SIZE - 1;
-	if (length < room)
-		room = (size_t) length;
+	/* LENGTH counts the object's bytes; escaping them may take up to
+	   twice as many characters, within the packet size.  */
+	want = srv->xfer.len - offset;
+	if (length < want)
+		want = (size_t) length;
 	ps_buf_putc(&srv->reply, 'm');
-	taken = rsp_escape(&srv->reply, srv->xfer.data + offset,
-			   srv->xfer.len - offset, room);
+	taken = rsp_escape(&srv->reply, srv->xfer.data + offset, want,
+			   SRV_PACKET_SIZE - 1);
 	if (offset + taken == srv->xfer.len)
 		srv->reply.data[0] = 'l';
 	return srv_reply;

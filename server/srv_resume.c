@@ -97,14 +97,14 @@ static int srv_vcont(struct srv *srv, const char *pkt, size_t len)
 	return srv_resume(srv, actions, n);
 }
 
-/* c, C, s, S: the Hc thread (or all) gets the action; for a step the
-   others stay stopped, as in gdbserver.  */
+/* c, C, s, S: the Hc thread (or the current one) gets the action and
+   the signal; the others continue without one, as in gdbserver.  */
 static int srv_old_resume(struct srv *srv, const char *pkt, size_t len)
 {
 	struct nat_resume actions[2];
 	const char *p = pkt + 1, *end = pkt + len;
 	int step = pkt[0] == 's' || pkt[0] == 'S';
-	size_t n = 0;
+	struct nat_thread *t;
 	int sig = 0, err;
 
 	if (pkt[0] == 'C' || pkt[0] == 'S') {
@@ -120,22 +120,14 @@ static int srv_old_resume(struct srv *srv, const char *pkt, size_t len)
 		return srv_error_text(srv, "No process.");
 
 	srv_resume_target(srv->cont, &actions[0]);
-	if (actions[0].tid == -1 && step) {
-		struct nat_thread *t = srv_general_thread(srv);
-
-		if (t) {
-			actions[0].pid = t->proc->pid;
-			actions[0].tid = t->tid;
-		}
+	if (actions[0].tid == -1 && (t = srv_general_thread(srv))) {
+		actions[0].pid = t->proc->pid;
+		actions[0].tid = t->tid;
 	}
 	actions[0].kind = step ? nat_resume_step : nat_resume_cont;
 	actions[0].sig = sig;
-	n = 1;
-	if (!step && actions[0].tid != -1) {
-		actions[1] = (struct nat_resume) { -1, -1, nat_resume_cont, 0 };
-		n = 2;
-	}
-	return srv_resume(srv, actions, n);
+	actions[1] = (struct nat_resume) { -1, -1, nat_resume_cont, 0 };
+	return srv_resume(srv, actions, 2);
 }
 
 int srv_handle_resume(struct srv *srv, const char *pkt, size_t len)

@@ -193,4 +193,5 @@ void srv_settings_fini(struct srv *srv)
 	srv_env_free(srv);
 	free(srv->cwd);
 	srv->cwd = NULL;
+	srv->target->start.cwd = NULL;
 }

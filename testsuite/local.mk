@@ -65,6 +65,18 @@ e2e_scenarios = \
 	testsuite/e2e/scenarios/attach.gdb \
 	testsuite/e2e/scenarios/backtrace_shlib.gdb \
 	testsuite/e2e/scenarios/breakpoints.gdb \
+	testsuite/e2e/scenarios/btrace_call_history.gdb \
+	testsuite/e2e/scenarios/btrace_deep.gdb \
+	testsuite/e2e/scenarios/btrace_fork.gdb \
+	testsuite/e2e/scenarios/btrace_goto.gdb \
+	testsuite/e2e/scenarios/btrace_insn_history.gdb \
+	testsuite/e2e/scenarios/btrace_pt_record.gdb \
+	testsuite/e2e/scenarios/btrace_rep_jump.gdb \
+	testsuite/e2e/scenarios/btrace_reverse.gdb \
+	testsuite/e2e/scenarios/btrace_signal_syscall.gdb \
+	testsuite/e2e/scenarios/btrace_stops.gdb \
+	testsuite/e2e/scenarios/btrace_threads.gdb \
+	testsuite/e2e/scenarios/btrace_wrap.gdb \
 	testsuite/e2e/scenarios/exec.gdb \
 	testsuite/e2e/scenarios/fork_child.gdb \
 	testsuite/e2e/scenarios/fork_parent.gdb \
@@ -101,8 +113,14 @@ e2e_modules = \
 	testsuite/e2e/gdb_session.py \
 	testsuite/e2e/normalize.py \
 	testsuite/e2e/compare.py \
-	testsuite/e2e/transcript.py
-EXTRA_DIST += $(e2e_modules) $(e2e_scenarios) \
+	testsuite/e2e/transcript.py \
+	testsuite/e2e/stepi_count.py
+# Scripts that btrace scenarios run against gdbserver for ground truth
+# (named by their `ground-truth:` lines; not tests themselves).
+e2e_ground_truth = \
+	testsuite/e2e/scenarios/ground_truth/btrace.gdb \
+	testsuite/e2e/scenarios/ground_truth/btrace_threads.gdb
+EXTRA_DIST += $(e2e_modules) $(e2e_scenarios) $(e2e_ground_truth) \
 	testsuite/e2e/normalize_test.py testsuite/e2e/tally_test.py \
 	testsuite/tally.py \
 	testsuite/demo/demo.gdb testsuite/e2e/README.md
@@ -112,7 +130,9 @@ clean-e2e:
 
 # `make demo`: real GDB against ptstub on the demo program, printed as GDB
 # prints it; non-zero if GDB reports an error.  DEMO_STUB picks another
-# stub (e.g. /usr/bin/gdbserver, to see what the demo should look like).
+# stub (e.g. /usr/bin/gdbserver, to see what the debugging part should
+# look like; its record btrace part needs Intel PT, which gdbserver cannot
+# use on these machines).
 DEMO_STUB = $(abs_top_builddir)/ptstub$(EXEEXT)
 demo: ptstub$(EXEEXT) testsuite/programs/bin/demo$(EXEEXT)
 	@top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \

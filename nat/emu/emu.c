@@ -423,15 +423,14 @@ static bool emu_ret_ahead(struct emu *emu, struct emu_thread *th,
 }
 
 /* Whether the thread may run through the branch at IP by itself: a trap
-   planted there earlier is taken out, unless someone else needs it
-   (GDB, or another traced thread that may expect to stop there).  */
+   planted there earlier is taken out, unless GDB needs it.  */
 static bool emu_pass_ret(struct emu *emu, uint64_t ip)
 {
 	const struct int3_site *site = int3_lookup(emu->sites, ip);
 
 	if (!site)
 		return true;
-	if (site->owners != int3_owner_emu || emu->ntraced != 1)
+	if (site->owners != int3_owner_emu)
 		return false;
 	return int3_remove(emu->sites, emu->mem, ip, int3_owner_emu) == 0;
 }
@@ -449,7 +448,21 @@ static void emu_alu_visit(void *arg, const struct emu_insn *insn)
 /* Lay out the thread's path from WALK (starting at REGS->rip): with the
    shortcuts, returns and conditionals are followed from here while their
    outcome is proven, so the trap goes further on.  */
+static void emu_plan_links(struct emu *emu, struct emu_thread *th,
+			   const struct emu_walk *walk,
+			   const struct user_regs_struct *regs);
+
 static void emu_plan_chain(struct emu *emu, struct emu_thread *th,
+			   const struct emu_walk *walk,
+			   const struct user_regs_struct *regs)
+{
+	emu_plan_links(emu, th, walk, regs);
+	/* The copies point into the cache, which may be flushed later.  */
+	for (uint8_t i = 0; i < th->nchain; i++)
+		th->chain[i].walk.recs = NULL;
+}
+
+static void emu_plan_links(struct emu *emu, struct emu_thread *th,
 			   const struct emu_walk *walk,
 			   const struct user_regs_struct *regs)
 {
@@ -459,6 +472,10 @@ static void emu_plan_chain(struct emu *emu, struct emu_thread *th,
 
 	th->nchain = 0;
 	emu_link_set(&th->chain[th->nchain++], walk, rsp0);
+	/* Another traced thread could plant a trap on a branch this one
+	   runs through: with several, every branch stops.  */
+	if (emu->ntraced != 1)
+		return;
 	if (jcc)
 		emu_alu_init(&alu, regs);
 	while (th->nchain < emu_chain_links) {
@@ -478,9 +495,14 @@ static void emu_plan_chain(struct emu *emu, struct emu_thread *th,
 			} else {
 				alu.known &= (uint16_t) ~(1u << 5);
 			}
-			if (!emu_walk_visit(w, emu->decoder, emu_read_code,
-					    emu, emu_alu_visit, &alu))
+			if (w->recs) {
+				for (uint32_t i = 0; i < w->ninsns; i++)
+					emu_alu_apply(&alu, &w->recs[i]);
+			} else if (!emu_walk_visit(w, emu->decoder,
+						   emu_read_code, emu,
+						   emu_alu_visit, &alu)) {
 				return;
+			}
 		}
 		if (w->insn.iclass == emu_ic_cond) {
 			if (!jcc || !emu_alu_cond(&alu, &w->insn, &taken) ||

@@ -54,7 +54,8 @@ struct emu_config {
 	   followed, its target read at the previous stop.  jcc_shortcut: a
 	   conditional whose flags (or RCX) come only from integer register
 	   instructions evaluated exactly since the previous stop is
-	   followed without a stop.  */
+	   followed without a stop.  Both apply only while a single thread
+	   is traced (untraced threads do not matter).  */
 	bool ret_shortcut;
 	bool jcc_shortcut;
 	uint32_t psb_period;     /* bytes between PSB+ (0: 4096) */
@@ -66,7 +67,7 @@ struct emu_status {
 	uint64_t wraps;          /* times the ring wrapped */
 	size_t bytes_held;       /* PT bytes in the ring now */
 	uint64_t blocks;         /* BTS blocks ever recorded */
-	uint64_t stops;          /* ptrace stops the engine consumed */
+	uint64_t stops;          /* ptrace stops handed to the engine */
 	uint64_t steps;          /* of which single-steps */
 	uint64_t gaps;           /* places it could not follow (OVF) */
 	uint64_t followed;       /* branches passed without a stop */

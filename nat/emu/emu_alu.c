@@ -37,6 +37,45 @@ static uint64_t emu_zsp(uint64_t result, unsigned width)
 	return flags;
 }
 
+bool emu_alu_record(const struct emu_insn *insn, struct emu_alu_rec *rec)
+{
+	if (insn->iclass != emu_ic_other && insn->iclass != emu_ic_call) {
+		/* A direct jump changes nothing the evaluator follows.  */
+		*rec = (struct emu_alu_rec) { .alu = emu_alu_other };
+		return insn->iclass == emu_ic_jmp;
+	}
+	*rec = (struct emu_alu_rec) {
+		.alu = insn->alu, .width = insn->alu_width,
+		.dst = insn->alu_dst, .src = insn->alu_src,
+		.reg_writes = insn->reg_writes,
+		.flag_writes = insn->flag_writes,
+		.call = insn->iclass == emu_ic_call, .imm = insn->alu_imm,
+	};
+	if (rec->call)
+		rec->alu = emu_alu_other;
+	return true;
+}
+
+void emu_alu_apply(struct emu_alu *alu, const struct emu_alu_rec *rec)
+{
+	struct emu_insn insn;
+
+	if (rec->call) {
+		emu_alu_rsp(alu, -8);
+		return;
+	}
+	memset(&insn, 0, sizeof(insn));
+	insn.iclass = emu_ic_other;
+	insn.alu = rec->alu;
+	insn.alu_width = rec->width;
+	insn.alu_dst = rec->dst;
+	insn.alu_src = rec->src;
+	insn.alu_imm = rec->imm;
+	insn.reg_writes = rec->reg_writes;
+	insn.flag_writes = rec->flag_writes;
+	emu_alu_step(alu, &insn);
+}
+
 void emu_alu_step(struct emu_alu *alu, const struct emu_insn *insn)
 {
 	unsigned width = insn->alu_width == 64 ? 64 : 32;

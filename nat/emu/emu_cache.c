@@ -11,6 +11,7 @@ int emu_cache_init(struct emu_cache *cache, size_t limit)
 		cache->nslots *= 2;
 	cache->slots = calloc(cache->nslots, sizeof(*cache->slots));
 	cache->count = 0;
+	cache->bytes = 0;
 	cache->flushes = 0;
 	return cache->slots ? 0 : -pse_nomem;
 }
@@ -46,9 +47,12 @@ struct emu_walk *emu_cache_find(const struct emu_cache *cache,
 
 int emu_cache_add(struct emu_cache *cache, struct emu_walk *walk)
 {
+	size_t size = sizeof(*walk) + walk->nedges * sizeof(*walk->edges) +
+		(walk->recs ? walk->ninsns * sizeof(*walk->recs) : 0);
 	size_t i;
 
-	if (cache->count >= cache->limit) {
+	if (cache->count >= cache->limit ||
+	    cache->bytes + size > emu_cache_bytes) {
 		emu_cache_flush(cache);
 		cache->flushes++;
 	}
@@ -60,6 +64,7 @@ int emu_cache_add(struct emu_cache *cache, struct emu_walk *walk)
 	}
 	cache->slots[i] = walk;
 	cache->count++;
+	cache->bytes += size;
 	return 0;
 }
 
@@ -74,4 +79,5 @@ void emu_cache_flush(struct emu_cache *cache)
 		cache->count--;
 	}
 	cache->count = 0;
+	cache->bytes = 0;
 }

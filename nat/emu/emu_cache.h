@@ -1,6 +1,7 @@
-/* The code cache: walks by start address, bounded by a fixed number of
-   entries (emu_cache_limit walks, a few MiB at most); when full it is
-   emptied and refilled, like a translation cache.  */
+/* The code cache: walks by start address, bounded by a number of walks
+   and by the bytes they take (emu_cache_bytes, plus 16 bytes of table
+   per walk allowed); when either bound is reached it is emptied and
+   refilled, like a translation cache.  */
 #ifndef NAT_EMU_EMU_CACHE_H
 #define NAT_EMU_EMU_CACHE_H
 
@@ -9,15 +10,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* At most this many walks; each is about 80 bytes plus 24 per direct
-   branch on it, so the cache stays under about 6 MiB.  */
-enum { emu_cache_limit = 32768 };
+/* At most this many walks, and this many bytes of walks (each is 240
+   bytes plus 24 per direct branch on it): under 9 MiB in all.  */
+enum { emu_cache_limit = 32768, emu_cache_bytes = 8 << 20 };
 
 struct emu_cache {
 	struct emu_walk **slots;   /* open addressing, power-of-two size */
 	size_t nslots;
 	size_t count;
 	size_t limit;
+	size_t bytes;              /* taken by the walks held */
 	uint64_t flushes;          /* how often it was emptied */
 };
 

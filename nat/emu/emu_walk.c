@@ -162,6 +162,7 @@ int emu_walk_build(struct emu_walk *walk, const struct emu_decoder *decoder,
 {
 	struct emu_code_window win = { .read = read, .ctx = ctx };
 	struct emu_edge edges[emu_walk_max_edges];
+	struct emu_alu_rec recs[emu_walk_max_recs];
 	struct emu_stack_track track = {
 		.ok = true, .rsp = { 0, 0 }, .rbp = { 1, 0 },
 	};
@@ -201,6 +202,8 @@ int emu_walk_build(struct emu_walk *walk, const struct emu_decoder *decoder,
 			break;
 		}
 		emu_track_insn(&track, &insn);
+		if (walk->ninsns < emu_walk_max_recs)
+			emu_alu_record(&insn, &recs[walk->ninsns]);
 		if (insn.iclass != emu_ic_other)
 			edges[walk->nedges++] = (struct emu_edge) {
 				ip, next, insn.len, insn.iclass == emu_ic_call,
@@ -218,6 +221,12 @@ int emu_walk_build(struct emu_walk *walk, const struct emu_decoder *decoder,
 			return -pse_nomem;
 		memcpy(walk->edges, edges, walk->nedges * sizeof(*edges));
 	}
+	if (walk->ninsns && walk->ninsns <= emu_walk_max_recs) {
+		walk->recs = malloc(walk->ninsns * sizeof(*recs));
+		if (!walk->recs)
+			return -pse_nomem;
+		memcpy(walk->recs, recs, walk->ninsns * sizeof(*recs));
+	}
 	return 0;
 }
 
@@ -225,6 +234,8 @@ void emu_walk_fini(struct emu_walk *walk)
 {
 	free(walk->edges);
 	walk->edges = NULL;
+	free(walk->recs);
+	walk->recs = NULL;
 	walk->nedges = 0;
 }
 

@@ -4,6 +4,7 @@
 #ifndef NAT_EMU_EMU_WALK_H
 #define NAT_EMU_EMU_WALK_H
 
+#include "nat/emu/emu_alu.h"
 #include "nat/emu/emu_insn.h"
 
 #include <stdbool.h>
@@ -26,8 +27,10 @@ struct emu_edge {
 };
 
 /* Walks end after this many instructions or direct branches (the stop
-   is then an ordinary instruction, stepped).  */
-enum { emu_walk_max_insns = 4096, emu_walk_max_edges = 64 };
+   is then an ordinary instruction, stepped).  Walks up to
+   emu_walk_max_recs instructions keep them for the Jcc shortcut.  */
+enum { emu_walk_max_insns = 4096, emu_walk_max_edges = 64,
+       emu_walk_max_recs = 48 };
 
 /* A stack or frame address relative to the walk's start: BASE 0 is
    RSP there, 1 is RBP there, -1 unknown.  */
@@ -49,6 +52,9 @@ struct emu_walk {
 	uint32_t ninsns;           /* instructions before the stop */
 	uint64_t last;             /* the one right before it (0: none) */
 	struct emu_edge *edges;    /* malloc'd, NEDGES of them */
+	/* The path's instructions for emu_alu_apply, malloc'd (NULL if
+	   the path is longer than emu_walk_max_recs).  */
+	struct emu_alu_rec *recs;
 
 	/* RSP and RBP at the stop, relative to the start (base -1:
 	   unknown).  */

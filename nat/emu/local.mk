@@ -48,7 +48,8 @@ testsuite_emu_progs_jit_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_timer_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_exec_CFLAGS = $(EMU_PROG_CFLAGS)
 
-check_LIBRARIES = testsuite/emu/libemudriver.a testsuite/emu/libemunat.a
+EXTRA_DIST += testsuite/emu/emu_test_main.h
+check_LIBRARIES += testsuite/emu/libemudriver.a testsuite/emu/libemunat.a
 testsuite_emu_libemudriver_a_SOURCES = testsuite/emu/emu_driver.c \
 	testsuite/emu/emu_driver.h
 testsuite_emu_libemunat_a_SOURCES = nat/mem.c nat/int3_table.c

@@ -8,7 +8,10 @@
      t_b:    nop; ret              returns to t_main
      t_pic:  call 1f; 1: pop %rax  a call to the next instruction (PIC)
              nop                   then falls through into t_c: a switch
-     t_c:    nop; ret              returns to t_main  */
+     t_c:    nop; ret              returns to t_main
+
+   It also carries functions with names GDB prints differently from their
+   ELF spelling (GNAT-style decoding), for bt_msym_name's test.  */
 
 __asm__(
 	"	.text\n"
@@ -39,7 +42,16 @@ __asm__(
 	"t_c:\n"
 	"	nop\n"
 	"	ret\n"
-	"	.size	t_c, .-t_c\n");
+	"	.size	t_c, .-t_c\n"
+#define BT_ODD(name) \
+	"	.type	\"" name "\", @function\n" \
+	"\"" name "\":\n	ret\n" \
+	"	.size	\"" name "\", 1\n"
+	BT_ODD("w_a__b") BT_ODD("w_fooX") BT_ODD("w_f.cold")
+	BT_ODD("w_g.part.0") BT_ODD("W_upper.part.0") BT_ODD("w_h$1")
+	BT_ODD("w_y__3") BT_ODD("w_zB") BT_ODD("w_q.isra.0.cold")
+	BT_ODD("w_t__B_12__u") BT_ODD("w_xn.constprop.0")
+	BT_ODD("w_mTB") BT_ODD("w_e_E12s"));
 
 int main(void)
 {

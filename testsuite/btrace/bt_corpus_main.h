@@ -1,13 +1,15 @@
 /* A criterion main for tests that need the corpus: without bt_prog they
    print SKIP and its reason and exit 77, as automake expects.  Criterion
    runs each test in a fresh process that does not pass through main, so
-   the suite's init fixture reads the corpus again there.  */
+   the suite's init fixture reads the corpus again there.  When every
+   test skipped (no GDB to ask, say), the program exits 77 too.  */
 #ifndef BT_CORPUS_MAIN_H
 #define BT_CORPUS_MAIN_H
 
 #include "testsuite/btrace/bt_corpus.h"
 
 #include <criterion/criterion.h>
+#include <criterion/hooks.h>
 #include <stdio.h>
 
 #define BT_CORPUS_TEST_MAIN(suite, corpus)                                   \
@@ -19,6 +21,12 @@
 			     "%s", why);                                     \
 	}                                                                    \
 	TestSuite(suite, .init = bt_corpus_setup);                           \
+	static int bt_all_skipped;                                           \
+	ReportHook(POST_ALL)(struct criterion_global_stats *stats)           \
+	{                                                                    \
+		bt_all_skipped = stats->nb_tests > 0 &&                      \
+			stats->tests_skipped == stats->nb_tests;             \
+	}                                                                    \
 	int main(int argc, char **argv)                                      \
 	{                                                                    \
 		struct criterion_test_set *tests;                            \
@@ -33,6 +41,10 @@
 		if (criterion_handle_args(argc, argv, true))                 \
 			result = !criterion_run_all_tests(tests);            \
 		criterion_finalize(tests);                                   \
+		if (!result && bt_all_skipped) {                             \
+			printf("SKIP: every test skipped (see above)\n");    \
+			return 77;                                           \
+		}                                                            \
 		return result;                                               \
 	}
 

@@ -93,8 +93,10 @@ def ground_truth(sc, args, program, outroot, paths):
     ({KEY: VALUE}, problems)."""
     with open(sc.ground_truth) as f:
         body = f.read()
+    # Single-stepping every region is slower than the scenario itself.
     gt = dataclasses.replace(sc, body=body, expect=[], expect_not=[],
-                             expect_gt=[], allow_error="")
+                             expect_gt=[], allow_error="",
+                             timeout=max(sc.timeout, 20.0))
     t = run_role("ground-truth", args.reference, gt, args, program, outroot,
                  paths)
     values = dict(GROUND_TRUTH.findall(t.normalized))
@@ -110,6 +112,11 @@ def main_stub_only(sc, args, program, outroot, paths):
     """A scenario with `reference: none`: the stub's run alone, checked
     against the scenario's assertions and the ground truth's values."""
     print(f"--- no reference run: {sc.no_reference}")
+    if usable(args.reference) and \
+            os.path.realpath(args.stub) == os.path.realpath(args.reference):
+        return skip(f"the stub under test is the reference {args.reference}"
+                    f", which this scenario does without: "
+                    f"{sc.no_reference}")
     if sc.ground_truth:
         if not usable(args.reference):
             return skip("gdbserver not found: it runs the ground truth "
@@ -143,6 +150,12 @@ def main_stub_only(sc, args, program, outroot, paths):
 
 def main(argv):
     args = parse_args(argv)
+    # Stub and GDB run in the scenario's output folder: a relative path
+    # given on the command line must still name the same file.
+    for name in ("stub", "reference", "gdb"):
+        path = getattr(args, name)
+        if path and os.sep in path and os.path.exists(path):
+            setattr(args, name, os.path.abspath(path))
     try:
         sc = load_scenario(args.scenario)
     except (OSError, ScenarioError) as e:

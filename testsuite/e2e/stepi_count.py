@@ -9,7 +9,9 @@ prints "ground-truth KEY = N".  Each stepi executes one instruction (a
 syscall is one), except around a signal (GDB must stop for it): the stepi
 that reports the signal ran nothing (the kernel stops for the signal before
 returning to user code), nor does the next one, which delivers it: the
-kernel stops at the handler's first instruction before running it."""
+kernel stops at the handler's first instruction before running it.  A
+rep-prefixed string instruction single-steps once per iteration at the
+same IP; it is one instruction in the trace, so its repeats are folded."""
 
 import gdb
 
@@ -31,9 +33,15 @@ class CountStepi(gdb.Command):
         gdb.events.stop.connect(listener)
         count = 0
         try:
-            while int(gdb.parse_and_eval("$pc")) != target:
+            pc = int(gdb.parse_and_eval("$pc"))
+            while pc != target:
                 from_signal = bool(signalled) and signalled[-1]
+                arch = gdb.selected_frame().architecture()
+                rep = arch.disassemble(pc)[0]["asm"].startswith("rep")
                 gdb.execute("stepi", to_string=True)
+                before, pc = pc, int(gdb.parse_and_eval("$pc"))
+                if rep and pc == before:
+                    continue
                 if not from_signal and not signalled[-1]:
                     count += 1
                 if count > 100000:

@@ -375,6 +375,8 @@ static void drv_resume(pid_t tid, enum emu_resume how, int sig)
 	       0, sig);
 }
 
+/* DRV_DEBUG=1 in the environment prints the stops reported to the
+   driver, DRV_TRACE=1 every stop with the engine's answer.  */
 int drv_emulate(struct drv_proc *proc, const struct emu_config *config,
 		enum emu_format format, size_t size, struct drv_trace *trace)
 {

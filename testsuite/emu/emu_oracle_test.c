@@ -2,6 +2,7 @@
    from the emulated PT trace, and those the BTS blocks cover, equal what
    a plain PTRACE_SINGLESTEP loop observes on the same run conditions.  */
 #include "testsuite/emu/emu_driver.h"
+#include "testsuite/emu/emu_test_main.h"
 #include "common/ps_error.h"
 
 #include <criterion/criterion.h>

@@ -8,7 +8,7 @@
    region 2 (begin_sys .. end_sys): a raw getpid syscall, then a raw kill
    of ourselves with SIGUSR1, whose handler runs on the way out of it.
    region 3 (begin_wrap .. end_wrap): spin() calls sq through a pointer
-   SPINS times, a trace (a TIP per call) larger than a small buffer.  */
+   SPINS times, a trace (a TIP per call) larger than 4 KiB; region 4 below.  */
 #include <signal.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -102,6 +102,79 @@ int main(void)
 	begin_wrap();
 	c = spin(SPINS);
 	end_wrap();
+	void misc_region(void);
+	misc_region();
+	void deep_region(void);
+	deep_region();
 	printf("compute=%d fact=%d handled=%d spin=%d\n", a, b, handled, c);
 	return 0;
+}
+
+/* region 4 (begin_misc .. end_misc): a rep stosb of 16 bytes (one
+   instruction however many iterations) and a switch compiled to a jump
+   table (an indirect jmp) for cases 0..4, 5 being the default.  */
+void begin_misc(void)
+{
+}
+
+void end_misc(void)
+{
+}
+
+static char fill[16];
+
+int pick(int k)
+{
+	switch (k) {
+	case 0: return 10;
+	case 1: return 21;
+	case 2: return 32;
+	case 3: return 43;
+	case 4: return 54;
+	default: return 65;
+	}
+}
+
+void misc_region(void)
+{
+	int sum = 0;
+	void *dst = fill;
+	long n = sizeof fill;
+
+	begin_misc();
+	__asm__ volatile ("rep stosb" : "+D" (dst), "+c" (n) : "a" (0x5a)
+			  : "memory");
+	for (int k = 0; k < 6; k++)
+		sum += pick(k);
+	end_misc();
+	if (fill[15] != 0x5a || sum != 225)
+		printf("misc region wrong: %d\n", sum);
+}
+
+/* region 5 (begin_deep .. end_deep): down() recurses 100 deep, more than
+   the 64 calls a PT decoder keeps for compressed returns.  */
+void begin_deep(void)
+{
+}
+
+void end_deep(void)
+{
+}
+
+int down(int n)
+{
+	if (n == 0)
+		return 0;
+	return 1 + down(n - 1);
+}
+
+void deep_region(void)
+{
+	int depth;
+
+	begin_deep();
+	depth = down(100);
+	end_deep();
+	if (depth != 100)
+		printf("deep region wrong: %d\n", depth);
 }

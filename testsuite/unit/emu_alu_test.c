@@ -140,3 +140,35 @@ Test(alu, loop_uses_rcx)
 	a.known &= (uint16_t) ~2u;
 	cr_expect(!emu_alu_cond(&a, &loop, &taken), "RCX unknown");
 }
+
+Test(alu, records_replay_like_steps)
+{
+	struct emu_alu a = start(5, 7, 0), b = start(5, 7, 0);
+	struct emu_insn insn;
+	struct emu_alu_rec rec;
+	/* add eax, ebx; jmp +0 (direct: changes nothing); call +0 */
+	const uint8_t *code[] = { (uint8_t[]) { 0x01, 0xd8 },
+				  (uint8_t[]) { 0xeb, 0x00 },
+				  (uint8_t[]) { 0xe8, 0, 0, 0, 0 } };
+	size_t lens[] = { 2, 2, 5 };
+
+	for (int i = 0; i < 3; i++) {
+		cr_assert_eq(emu_insn_decode(dec, 0x1000, code[i], lens[i],
+					     &insn), 0);
+		cr_expect(emu_alu_record(&insn, &rec));
+		emu_alu_apply(&a, &rec);
+		if (insn.iclass == emu_ic_other)
+			emu_alu_step(&b, &insn);
+		else if (insn.iclass == emu_ic_call)
+			emu_alu_rsp(&b, -8);
+	}
+	cr_expect_eq(a.r[0], 12);
+	cr_expect_eq(a.r[0], b.r[0]);
+	cr_expect_eq(a.r[4], b.r[4]);
+	cr_expect_eq(a.r[4], (uint64_t) -8);
+	cr_expect_eq(a.flags, b.flags);
+	cr_expect_eq(a.known, b.known);
+	cr_assert_eq(emu_insn_decode(dec, 0, (uint8_t[]) { 0xc3 }, 1, &insn),
+		     0);
+	cr_expect(!emu_alu_record(&insn, &rec), "a return is not a record");
+}

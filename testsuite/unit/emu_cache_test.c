@@ -49,3 +49,20 @@ Test(cache, bounded)
 	cr_expect_not_null(emu_cache_find(&cache, 24 * 64), "newest kept");
 	emu_cache_fini(&cache);
 }
+
+Test(cache, bounded_in_bytes)
+{
+	struct emu_cache cache;
+
+	cr_assert_eq(emu_cache_init(&cache, 10000), 0);
+	for (uint64_t i = 0; i < 6000; i++) {
+		struct emu_walk *walk = walk_at(i * 64);
+
+		walk->nedges = emu_walk_max_edges;
+		walk->edges = calloc(walk->nedges, sizeof(*walk->edges));
+		cr_assert_eq(emu_cache_add(&cache, walk), 0);
+		cr_assert_leq(cache.bytes, (size_t) emu_cache_bytes);
+	}
+	cr_expect_eq(cache.flushes, 1, "6000 big walks pass 8 MiB once");
+	emu_cache_fini(&cache);
+}

@@ -2,6 +2,7 @@
 /* Reading traces through the engine: all and new, the wrong format,
    status figures, CPU pinning.  */
 #include "testsuite/emu/emu_driver.h"
+#include "testsuite/emu/emu_test_main.h"
 #include "nat/emu/emu.h"
 #include "common/ps_error.h"
 

@@ -3,6 +3,7 @@
    trace segment closed, a requested step is reported after one
    instruction.  */
 #include "testsuite/emu/emu_driver.h"
+#include "testsuite/emu/emu_test_main.h"
 #include "nat/emu/emu.h"
 #include "common/ps_error.h"
 

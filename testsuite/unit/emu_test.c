@@ -1,6 +1,7 @@
 /* The engine's lifecycle on a real traced process: enable and disable,
    traps planted and removed, exec and fork handling, memory writes.  */
 #include "testsuite/emu/emu_driver.h"
+#include "testsuite/emu/emu_test_main.h"
 #include "nat/emu/emu.h"
 #include "common/ps_error.h"
 

@@ -1,0 +1,298 @@
+/* DWARF functions and source lines of one object, as GDB 13 finds them:
+   function names (linkage names for C asm labels), the file names GDB
+   displays, and find_pc_line's choice among rows at one address.  */
+#include "btrace/bt_symtab_int.h"
+#include "btrace/ptbtrace.h"
+
+#include <dwarf.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int bt_dfunc_cmp(const void *a, const void *b)
+{
+	const struct bt_dfunc *l = a, *r = b;
+
+	if (l->low != r->low)
+		return l->low < r->low ? -1 : 1;
+	return 0;
+}
+
+/* PATH joined to DIR unless it is absolute (GDB's path_join); malloc'ed.  */
+static char *bt_join(const char *dir, const char *path)
+{
+	size_t len;
+	char *out;
+
+	if (path[0] == '/' || !dir)
+		return strdup(path);
+	len = strlen(dir) + strlen(path) + 2;
+	out = malloc(len);
+	if (out)
+		snprintf(out, len, "%s/%s", dir, path);
+	return out;
+}
+
+/* The name GDB 13 shows for a line-table file of CU, given as libdw's
+   PATH (the entry's directory joined to its name): GDB files it under
+   the CU's own name (DW_AT_name) when both resolve, against the
+   compilation directory, to the same file; else under PATH.  */
+static const char *bt_symtab_file_name(struct bt_symtab *st, Dwarf_Die *cu,
+				       const char *path)
+{
+	Dwarf_Attribute attr;
+	const char *name = dwarf_diename(cu), *dir;
+	char *id, *main_id;
+	int same;
+
+	if (!path)
+		return NULL;
+	if (!name)
+		return bt_symtab_intern(st, path);
+	dir = dwarf_formstring(dwarf_attr(cu, DW_AT_comp_dir, &attr));
+	id = bt_join(dir, path);
+	main_id = bt_join(dir, name);
+	same = id && main_id && strcmp(id, main_id) == 0;
+	free(id);
+	free(main_id);
+	return bt_symtab_intern(st, same ? name : path);
+}
+
+/* The name GDB gives a C function: its linkage name when the compiler
+   recorded one (an asm label, as glibc's __GI_ aliases), else its name.  */
+static const char *bt_symtab_func_name(Dwarf_Die *cu, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *linkage = NULL;
+
+	switch (dwarf_srclang(cu)) {
+	case DW_LANG_C:
+	case DW_LANG_C89:
+	case DW_LANG_C99:
+	case DW_LANG_C11:
+		if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr))
+			linkage = dwarf_formstring(&attr);
+		break;
+	default:
+		break;
+	}
+	return linkage ? linkage : dwarf_diename(die);
+}
+
+static int bt_symtab_add_dfunc(struct bt_symtab *st, size_t *cap,
+			       Dwarf_Die *cu, Dwarf_Die *die)
+{
+	Dwarf_Addr low, high, base, entry = 0;
+	ptrdiff_t off = 0;
+	int has_entry;
+	const char *name = bt_symtab_func_name(cu, die), *file;
+
+	if (!name || dwarf_hasattr(die, DW_AT_declaration))
+		return 0;
+	file = bt_symtab_file_name(st, cu, dwarf_decl_file(die));
+	has_entry = dwarf_entrypc(die, &entry) == 0;
+
+	/* A function may have several ranges (hot/cold parts).  */
+	while ((off = dwarf_ranges(die, off, &base, &low, &high)) > 0) {
+		if (st->ndfuncs == *cap) {
+			size_t ncap = *cap ? 2 * *cap : 64;
+			struct bt_dfunc *d = realloc(st->dfuncs,
+						     ncap * sizeof(*d));
+
+			if (!d)
+				return -bte_nomem;
+			st->dfuncs = d;
+			*cap = ncap;
+		}
+		st->dfuncs[st->ndfuncs].low = low;
+		st->dfuncs[st->ndfuncs].high = high;
+		st->dfuncs[st->ndfuncs].name = name;
+		st->dfuncs[st->ndfuncs].file = file;
+		if (!has_entry) {
+			entry = low;
+			has_entry = 1;
+		}
+		st->dfuncs[st->ndfuncs].entry = entry;
+		st->ndfuncs += 1;
+	}
+	return 0;
+}
+
+/* Collect subprograms below DIE, looking into namespaces and classes but
+   not into functions (nested ones belong to their parent for GDB).  */
+static int bt_symtab_walk(struct bt_symtab *st, size_t *cap, Dwarf_Die *cu,
+			  Dwarf_Die *parent)
+{
+	Dwarf_Die child;
+	int errcode;
+
+	if (dwarf_child(parent, &child) != 0)
+		return 0;
+	do {
+		switch (dwarf_tag(&child)) {
+		case DW_TAG_subprogram:
+			errcode = bt_symtab_add_dfunc(st, cap, cu, &child);
+			break;
+		case DW_TAG_namespace:
+		case DW_TAG_class_type:
+		case DW_TAG_structure_type:
+			errcode = bt_symtab_walk(st, cap, cu, &child);
+			break;
+		default:
+			errcode = 0;
+			break;
+		}
+		if (errcode < 0)
+			return errcode;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+int bt_symtab_load_dwarf(struct bt_symtab *st)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize, cap = 0;
+	int errcode;
+
+	st->dwarf = dwarf_begin_elf(st->debug_elf ? st->debug_elf : st->elf,
+				    DWARF_C_READ, NULL);
+	if (!st->dwarf)
+		return 0;
+
+	while (dwarf_nextcu(st->dwarf, off, &next, &hsize, NULL, NULL,
+			    NULL) == 0) {
+		Dwarf_Die cu;
+
+		if (dwarf_offdie(st->dwarf, off + hsize, &cu)) {
+			errcode = bt_symtab_walk(st, &cap, &cu, &cu);
+			if (errcode < 0)
+				return errcode;
+		}
+		off = next;
+	}
+	if (st->ndfuncs)
+		qsort(st->dfuncs, st->ndfuncs, sizeof(*st->dfuncs),
+		      bt_dfunc_cmp);
+	return 0;
+}
+
+int bt_symtab_dfunc(const struct bt_symtab *st, uint64_t pc,
+		    struct bt_dfunc *out)
+{
+	size_t lo = 0, hi;
+	uint64_t addr;
+
+	if (!st || !st->ndfuncs)
+		return -bte_notfound;
+	addr = pc - st->bias;
+
+	hi = st->ndfuncs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->dfuncs[mid].low <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* Ranges do not nest at the top level; look back a little for an
+	   enclosing range in case of overlapping cold parts.  */
+	for (size_t k = lo; k > 0 && lo - k < 8; --k) {
+		const struct bt_dfunc *d = &st->dfuncs[k - 1];
+
+		if (addr >= d->low && addr < d->high) {
+			*out = *d;
+			out->low += st->bias;
+			out->high += st->bias;
+			out->entry += st->bias;
+			return 0;
+		}
+	}
+	return -bte_notfound;
+}
+
+static int bt_row(Dwarf_Lines *rows, size_t i, Dwarf_Addr *addr, int *line,
+		  bool *stmt, bool *end)
+{
+	Dwarf_Line *l = dwarf_onesrcline(rows, i);
+
+	if (!l || dwarf_lineaddr(l, addr) || dwarf_lineno(l, line) ||
+	    dwarf_linebeginstatement(l, stmt) || dwarf_lineendsequence(l, end))
+		return -1;
+	return 0;
+}
+
+/* GDB's find_pc_line on one CU's rows: the last row at or below ADDR;
+   if it is not a statement, an earlier statement row of the same file
+   at the same address (stopping at line 0 and sequence ends).  */
+static Dwarf_Line *bt_symtab_find_row(Dwarf_Die *cu, uint64_t addr)
+{
+	Dwarf_Lines *rows;
+	size_t n, lo = 0, hi, i, k;
+	Dwarf_Addr a, ra;
+	int line, kline;
+	bool stmt, end, kstmt, kend;
+	const char *file;
+
+	if (dwarf_getsrclines(cu, &rows, &n) != 0 || !n)
+		return NULL;
+	hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (bt_row(rows, mid, &a, &line, &stmt, &end) < 0)
+			return NULL;
+		if (a <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	i = lo - 1;
+	if (bt_row(rows, i, &ra, &line, &stmt, &end) < 0 || end || !line)
+		return NULL;
+	if (stmt)
+		return dwarf_onesrcline(rows, i);
+
+	file = dwarf_linesrc(dwarf_onesrcline(rows, i), NULL, NULL);
+	for (k = i; k-- > 0;) {
+		const char *kfile;
+
+		if (bt_row(rows, k, &a, &kline, &kstmt, &kend) < 0 || a != ra ||
+		    kend || !kline)
+			break;
+		kfile = dwarf_linesrc(dwarf_onesrcline(rows, k), NULL, NULL);
+		if (!file || !kfile || strcmp(file, kfile) != 0)
+			continue;
+		if (kstmt)
+			return dwarf_onesrcline(rows, k);
+	}
+	return dwarf_onesrcline(rows, i);
+}
+
+int bt_symtab_line(const struct bt_symtab *cst, uint64_t pc, int *line,
+		   const char **file)
+{
+	struct bt_symtab *st = (struct bt_symtab *) cst;
+	Dwarf_Die cu;
+	Dwarf_Line *dl;
+	int lineno;
+	uint64_t addr;
+
+	if (!st || !st->dwarf)
+		return -bte_notfound;
+	addr = pc - st->bias;
+	if (!dwarf_addrdie(st->dwarf, addr, &cu))
+		return -bte_notfound;
+	dl = bt_symtab_find_row(&cu, addr);
+	if (!dl || dwarf_lineno(dl, &lineno) != 0)
+		return -bte_notfound;
+	if (line)
+		*line = lineno;
+	if (file)
+		*file = bt_symtab_file_name(st, &cu,
+					    dwarf_linesrc(dl, NULL, NULL));
+	return 0;
+}

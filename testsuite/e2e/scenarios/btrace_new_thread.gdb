@@ -1,0 +1,32 @@
+# Threads created while recording (program threads): record btrace pt in
+# main before pthread_create; GDB enables tracing on each new thread as
+# it appears.  A new thread runs over branch breakpoints the emulator
+# planted for the traced main thread (e.g. in ld.so's lazy binding) before
+# it is traced itself: those must be emulated, never reported to GDB as a
+# SIGTRAP.  At parked() every thread is traced and has a trace of its own.
+# program: threads
+# reference: none -- gdbserver cannot record btrace on this machine (no Intel PT, no BTS)
+# expect: ^Thread 1 "threads" hit Breakpoint 2, parked \(\) at
+# expect: ^Thread <pid1>\.<pid1>: emulated PT.*\nThread <pid1>\.<pid2>: emulated PT.*\nThread <pid1>\.<pid3>: emulated PT
+# expect: ^-- thread 2\n(.*\n){3}Recorded [1-9]\d* instructions in [1-9]\d* functions \(0 gaps\) for thread 2 \(Thread <pid1>\.<pid2>\)\.$
+# expect: ^-- thread 1\n(.*\n){3}Recorded [1-9]\d* instructions in [1-9]\d* functions \(0 gaps\) for thread 1 \(Thread <pid1>\.<pid1>\)\.$
+# expect: ^all threads parked\njoined$
+# expect: ^\[Inferior 1 \(process <pid1>\) exited normally\]$
+# expect-not: SIGTRAP|Trace/breakpoint trap
+# timeout: 15
+target remote @TARGET@
+break main
+continue
+record btrace pt
+break parked
+continue
+monitor btrace status
+thread 2
+echo -- thread 2\n
+info record
+thread 1
+echo -- thread 1\n
+info record
+record stop
+delete
+continue

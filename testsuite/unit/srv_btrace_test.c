@@ -1,0 +1,152 @@
+#include "testsuite/unit/srv_fixture.h"
+
+#include "nat/btrace.h"
+
+#include <string.h>
+#include <sys/stat.h>
+
+/* Every btrace test runs under the emulator: these machines have no PT,
+   and it is the one source that gives the same answers everywhere.  */
+static void setup(void)
+{
+	srv_fx_setup();
+	fx.target.btrace_policy = nat_btrace_emulated;
+	srv_fx_start("marker", NULL);
+	srv_fx_supported("multiprocess+;swbreak+");
+}
+
+TestSuite(srv_btrace, .init = setup, .fini = srv_fx_teardown);
+
+Test(srv_btrace, qsupported_advertises_btrace)
+{
+	const char *r = srv_fx_req("qSupported:multiprocess+");
+
+	cr_assert(strstr(r, ";Qbtrace:pt+;"), "%s", r);
+	cr_assert(strstr(r, ";Qbtrace:bts+;"), "%s", r);
+	cr_assert(strstr(r, ";qXfer:btrace:read+;"), "%s", r);
+	cr_assert(strstr(r, ";qXfer:btrace-conf:read+;"), "%s", r);
+}
+
+Test(srv_btrace, not_enabled_answers_like_gdbserver)
+{
+	cr_assert_str_eq(srv_fx_req("qXfer:btrace-conf:read::0,1000"),
+			 "E.Btrace not enabled.");
+	cr_assert_str_eq(srv_fx_req("qXfer:btrace:read:all:0,1000"),
+			 "E.Btrace not enabled.");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:off"),
+			 "E.Branch tracing not enabled.");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:foo"),
+			 "E.Bad Qbtrace operation.  Use bts, pt, or off.");
+}
+
+Test(srv_btrace, thread_must_be_single)
+{
+	cr_assert_str_eq(srv_fx_req("Hgp-1.-1"), "OK");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"),
+			 "E.Must select a single thread.");
+}
+
+Test(srv_btrace, sizes_are_hex_and_checked)
+{
+	cr_assert_str_eq(srv_fx_req("Qbtrace-conf:pt:size=0x2000"), "OK");
+	cr_assert_eq(fx.srv.btrace_pt_size, 0x2000);
+	cr_assert_str_eq(srv_fx_req("Qbtrace-conf:bts:size=8000"), "OK");
+	cr_assert_eq(fx.srv.btrace_bts_size, 0x8000);
+	cr_assert_str_eq(srv_fx_req("Qbtrace-conf:pt:size=zz"),
+			 "E.Bad size value.");
+	cr_assert_str_eq(srv_fx_req("Qbtrace-conf:pt:size=1ffffffff"),
+			 "E.Bad size value.");
+	cr_assert_eq(fx.srv.btrace_pt_size, 0x2000, "unchanged by bad input");
+	cr_assert_str_eq(srv_fx_req("Qbtrace-conf:pt:ptwrite=yes"),
+			 "E.Bad Qbtrace configuration option.");
+}
+
+Test(srv_btrace, pt_trace_reads_in_chunks)
+{
+	const char *r;
+	char conf[128];
+	struct ps_buf doc;
+	size_t off = 0;
+
+	cr_assert_str_eq(srv_fx_req("Qbtrace-conf:pt:size=0x4000"), "OK");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "OK");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "E.Btrace already enabled.");
+	r = srv_fx_req("qXfer:btrace-conf:read::0,1000");
+	snprintf(conf, sizeof(conf), "%s", r);
+	cr_assert(strstr(conf, "<pt size=\"0x4000\"/>"), "%s", conf);
+	cr_assert_eq(conf[0], 'l');
+
+	srv_fx_run_to("marker");
+	/* Read the document 64 bytes at a time, as a small PacketSize would.  */
+	ps_buf_init(&doc);
+	for (;;) {
+		r = srv_fx_reqf("qXfer:btrace:read:all:%zx,40", off);
+		cr_assert(r[0] == 'm' || r[0] == 'l', "%s", r);
+		ps_buf_puts(&doc, r + 1);
+		off += strlen(r + 1);
+		if (r[0] == 'l')
+			break;
+	}
+	cr_assert(strstr(doc.data, "<btrace version=\"1.0\">"), "%s", doc.data);
+	/* Emulated traces name no cpu, and start with a PSB.  */
+	cr_assert_null(strstr(doc.data, "<cpu"));
+	cr_assert(strstr(doc.data, "<raw>\n02820282"), "%s", doc.data);
+	cr_assert(strstr(doc.data, "</btrace>"));
+	ps_buf_fini(&doc);
+
+	/* Nothing ran since: "new" has no raw data; PT has no delta.  */
+	r = srv_fx_req("qXfer:btrace:read:new:0,1000");
+	cr_assert_null(strstr(r, "<raw>"), "%s", r);
+	cr_assert_str_eq(srv_fx_req("qXfer:btrace:read:delta:0,1000"),
+			 "E.Generic Error.");
+	cr_assert_str_eq(srv_fx_req("qXfer:btrace:read:bogus:0,1000"),
+			 "E.Bad annex.");
+	cr_assert_str_eq(srv_fx_req("qXfer:btrace-conf:read:x:0,1000"), "E01");
+
+	cr_assert_str_eq(srv_fx_req("Qbtrace:off"), "OK");
+	cr_assert_str_eq(srv_fx_req("qXfer:btrace:read:all:0,1000"),
+			 "E.Btrace not enabled.");
+}
+
+Test(srv_btrace, bts_blocks_in_gdb_format)
+{
+	const char *r;
+
+	cr_assert_str_eq(srv_fx_req("Qbtrace:bts"), "OK");
+	srv_fx_run_to("marker");
+	r = srv_fx_req("qXfer:btrace:read:all:0,10000");
+	cr_assert(strstr(r, "<block begin=\"0x"), "%s", r);
+	r = srv_fx_req("qXfer:btrace-conf:read::0,1000");
+	/* gdbserver writes this one with a space before the slash.  */
+	cr_assert(strstr(r, "<bts size=\"0x10000\" />"), "%s", r);
+}
+
+Test(srv_btrace, monitor_status_and_save)
+{
+	char hex[512], path[] = "/tmp/srv_btrace_testXXXXXX";
+	const char *r;
+	int fd = mkstemp(path);
+	struct stat st;
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "OK");
+	srv_fx_run_to("marker");
+
+	r = srv_fx_reqf("qRcmd,%s", srv_fx_hex(hex, "btrace status"));
+	cr_assert_str_eq(r, "OK");
+	r = srv_fx_recv();
+	cr_assert_eq(r[0], 'O');
+
+	snprintf(hex, sizeof(hex), "btrace save %s", path);
+	{
+		char cmd[512];
+
+		strcpy(cmd, hex);
+		r = srv_fx_reqf("qRcmd,%s", srv_fx_hex(hex, cmd));
+	}
+	cr_assert_str_eq(r, "OK");
+	cr_assert_eq(stat(path, &st), 0);
+	cr_assert_gt(st.st_size, 64, "the bundle holds the trace and the maps");
+	unlink(path);
+}
