@@ -16,7 +16,8 @@ e2e_programs = \
 	testsuite/programs/bin/spin \
 	testsuite/programs/bin/segv \
 	testsuite/programs/bin/btrace \
-	testsuite/programs/bin/btrace_threads
+	testsuite/programs/bin/btrace_threads \
+	testsuite/programs/bin/xsave_layout
 check_PROGRAMS += $(e2e_programs)
 
 testsuite_programs_bin_plain_SOURCES = testsuite/programs/plain.c
@@ -35,6 +36,7 @@ testsuite_programs_bin_fork_SOURCES = testsuite/programs/fork.c
 testsuite_programs_bin_exec_SOURCES = testsuite/programs/exec.c
 testsuite_programs_bin_spin_SOURCES = testsuite/programs/spin.c
 testsuite_programs_bin_segv_SOURCES = testsuite/programs/segv.c
+testsuite_programs_bin_xsave_layout_SOURCES = testsuite/programs/xsave_layout.c
 testsuite_programs_bin_btrace_SOURCES = testsuite/programs/btrace.c
 testsuite_programs_bin_btrace_threads_SOURCES = \
 	testsuite/programs/btrace_threads.c

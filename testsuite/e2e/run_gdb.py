@@ -15,6 +15,7 @@ import dataclasses
 import os
 import re
 import shutil
+import subprocess
 import sys
 
 # Importing from the source tree must not leave __pycache__ in it.
@@ -24,7 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import check_assertions, compare  # noqa: E402
 from normalize import drop_lines, normalize  # noqa: E402
 from processes import become_subreaper  # noqa: E402
-from scenario import ScenarioError, load_scenario  # noqa: E402
+from scenario import ExpectedDifference, ScenarioError, load_scenario  # noqa: E402,E501
 from transcript import run_scenario  # noqa: E402
 
 SKIP, FAIL, PASS = 77, 1, 0
@@ -148,6 +149,25 @@ def main_stub_only(sc, args, program, outroot, paths):
     return status
 
 
+# gdbserver 13 reads AVX-512 state at Intel's fixed XSAVE offsets; where
+# CPUID places it elsewhere (AMD without MPX) its values are wrong, so they
+# cannot be the reference (regs_gdb_test checks ptstub's against the truth).
+AVX512_LINES = re.compile(r"^ *(k[0-7]|zmm\d+h?|[xy]mm(1[6-9]|2\d|3[01])h?)\s")
+
+
+def machine_differences(bindir):
+    try:
+        layout = subprocess.run([os.path.join(bindir, "xsave_layout")],
+                                capture_output=True, text=True).stdout.strip()
+    except OSError:
+        layout = "unknown"
+    if layout in ("fixed", "none"):
+        return []
+    return [ExpectedDifference(AVX512_LINES,
+                               f"XSAVE layout '{layout}': gdbserver 13 "
+                               "misreads AVX-512 registers here")]
+
+
 def main(argv):
     args = parse_args(argv)
     # Stub and GDB run in the scenario's output folder: a relative path
@@ -183,6 +203,7 @@ def main(argv):
     if builddir != srcdir:
         paths[builddir] = "@BUILD@"
     become_subreaper()
+    sc.expected_differences += machine_differences(os.path.dirname(program))
 
     if args.show:
         t = run_role("show", args.stub, sc, args, program, outroot, paths)

@@ -35,9 +35,18 @@ info registers
 info all-registers
 p $xmm0
 p $ymm15
+echo avx512:
 p $zmm31
+echo avx512:
 p $xmm16
+echo avx512:
 p $k1
+echo avx512:
+p/x $k5
+echo avx512:
+p/x $zmm31.v64_int8
+echo avx512:
+p/x $xmm16.v16_int8
 p $st0
 p $st2
 info float
@@ -56,8 +65,12 @@ set $ftag = 0x3fff
 stepi
 info all-registers
 p $ymm0.v8_int32
+echo avx512:
 p $zmm31.v16_int32
+echo avx512:
 p $xmm16.v4_int32
+echo avx512:
+p/x $k1
 p $st0
 p $st3
 maint print raw-registers
@@ -85,7 +98,37 @@ if ! grep -q '^zmm31h\? \|^ zmm31h\? ' "$tmp/gdbserver.out"; then
 	echo "FAIL: the gdbserver run shows no registers"; head "$tmp/gdbserver.out"
 	exit 1
 fi
-if diff "$tmp/gdbserver.out" "$tmp/ptstub.out" >"$tmp/diff"; then
+# gdbserver 13 misreads AVX-512 state where the XSAVE layout is not
+# Intel's fixed one: there, leave those registers out of the comparison
+# and check ptstub's against the values the loader put in them.
+layout=$("$top_builddir/testsuite/programs/bin/xsave_layout")
+if [ "$layout" = other ]; then
+	avx512='^ *(k[0-7]|zmm[0-9]+h?|[xy]mm(1[6-9]|2[0-9]|3[01])h?)[[:space:]]|^avx512:'
+	for side in gdbserver ptstub; do
+		grep -Ev "$avx512" "$tmp/$side.out" >"$tmp/$side.cmp"
+	done
+	python3 - "$tmp/ptstub.out" <<'PY' || exit 1
+import re, sys
+got = [l.split(" = ", 1)[1] for l in open(sys.argv[1]) if l.startswith("avx512:")]
+mask = (1 << 64) - 1
+hexes = lambda bs: "{" + ", ".join(hex(b) for b in bs) + "}"
+zmm = lambda n: [(n * 131 + j * 7 + 1) & 0xff for j in range(64)]
+want = {3: hex(0x0f1e2d3c4b5a6978 * 8 & mask),
+        4: hexes(zmm(31)), 5: hexes(zmm(16)[:16]), 8: "0x55"}
+bad = [(i, w, got[i].strip()) for i, w in want.items()
+       if i >= len(got) or got[i].strip() != w]
+for i, w, g in bad:
+    print(f"FAIL: AVX-512 value {i}: ptstub shows {g}, the loader set {w}")
+if not re.search(r"305419896", got[6]) or "-3" not in got[7]:
+    bad.append(1); print("FAIL: AVX-512 writes did not stick:", got[6:8])
+sys.exit(1 if bad else 0)
+PY
+	echo "note: XSAVE layout '$layout': AVX-512 registers checked against the loader's values"
+else
+	cp "$tmp/gdbserver.out" "$tmp/gdbserver.cmp"
+	cp "$tmp/ptstub.out" "$tmp/ptstub.cmp"
+fi
+if diff "$tmp/gdbserver.cmp" "$tmp/ptstub.cmp" >"$tmp/diff"; then
 	echo "PASS: $(wc -l <"$tmp/ptstub.out") lines identical"
 	exit 0
 fi
