@@ -10,7 +10,7 @@
 
 #include "common/ps_buf.h"
 #include "nat/target.h"
-#include "server/agent_expr.h"
+#include "server/agent_cond.h"
 #include "server/hostio.h"
 #include "server/rsp_conn.h"
 #include "server/rsp_parse.h"
