@@ -39,9 +39,9 @@ int srv_handle_break(struct srv *srv, const char *pkt, size_t len)
 		return -pse_invalid;
 	}
 
+	/* x86 has one breakpoint instruction: gdbserver plants int3 for
+	   any kind, and so does this.  */
 	if (type == 0) {
-		if (kind != 1)
-			return -pse_invalid;
 		err = insert ? nat_insert_breakpoint(proc, addr)
 			     : nat_remove_breakpoint(proc, addr);
 	} else if (insert) {
@@ -53,8 +53,9 @@ int srv_handle_break(struct srv *srv, const char *pkt, size_t len)
 	   access watchpoint instead, as with gdbserver.  */
 	if (err == -pse_unsupported)
 		return srv_reply;
+	/* Removing what is not there is an error, as with gdbserver.  */
 	if (err == -pse_notfound && !insert)
-		err = 0;
+		return srv_error_text(srv, "No such breakpoint or watchpoint.");
 	if (err < 0)
 		return err == -pse_fault ?
 			srv_error_text(srv, "Cannot access memory.") : err;

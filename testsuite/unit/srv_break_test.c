@@ -22,6 +22,23 @@ Test(srv_break, Z0_plants_and_z0_removes)
 	cr_assert_eq(srv_fx_raw_byte(pid, marker), orig);
 }
 
+/* As gdbserver: any kind plants int3 (x86 has one breakpoint), and
+   removing a breakpoint or watchpoint that is not there is an error.  */
+Test(srv_break, any_kind_plants_and_absent_removal_fails)
+{
+	uint64_t marker = srv_fx_sym("marker");
+	pid_t pid = srv_fx_start("marker", NULL);
+	uint8_t orig = srv_fx_raw_byte(pid, marker);
+
+	cr_assert_str_eq(srv_fx_reqf("Z0,%llx,3", (unsigned long long) marker), "OK");
+	cr_assert_eq(srv_fx_raw_byte(pid, marker), 0xcc);
+	cr_assert_str_eq(srv_fx_reqf("z0,%llx,3", (unsigned long long) marker), "OK");
+	cr_assert_eq(srv_fx_raw_byte(pid, marker), orig);
+	cr_assert(srv_fx_is_error(srv_fx_reqf("z0,%llx,1", (unsigned long long) marker)));
+	cr_assert(srv_fx_is_error(srv_fx_reqf("z2,%llx,4", (unsigned long long) marker)));
+	cr_assert_eq(srv_fx_raw_byte(pid, marker), orig);
+}
+
 Test(srv_break, Z0_twice_is_one_breakpoint)
 {
 	uint64_t marker = srv_fx_sym("marker");

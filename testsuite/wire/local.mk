@@ -1,0 +1,5 @@
+# Wire-level differential test: packets, malformed ones among them, sent
+# to gdbserver and to ptstub; the normalized replies must match, and the
+# intended differences are listed with their reasons in packets.txt.
+TESTS += testsuite/wire/packet_diff.py
+EXTRA_DIST += testsuite/wire/packet_diff.py testsuite/wire/packets.txt
