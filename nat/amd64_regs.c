@@ -268,10 +268,17 @@ static const size_t *other_gpr(unsigned cls, unsigned index)
 	return NULL;
 }
 
-static const struct tdesc_reg *reg_of(const struct amd64_regs *regs,
-				      unsigned regno)
+/* REGNO's description and size in bytes, for a valid register cache.  */
+static int lookup(const struct amd64_regs *regs, unsigned regno,
+		  const struct tdesc_reg **r, size_t *len)
 {
-	return tdesc_amd64_reg(regs->xcr0, regno);
+	if (!regs->valid)
+		return -pse_invalid;
+	*r = tdesc_amd64_reg(regs->xcr0, regno);
+	if (!*r)
+		return -pse_range;
+	*len = (*r)->bitsize / 8;
+	return 0;
 }
 
 int amd64_regs_read(const struct amd64_regs *regs, unsigned regno,
@@ -281,14 +288,10 @@ int amd64_regs_read(const struct amd64_regs *regs, unsigned regno,
 	const size_t *gpr;
 	size_t len;
 	unsigned offset;
-	int comp;
+	int comp, err = lookup(regs, regno, &r, &len);
 
-	if (!regs->valid)
-		return -pse_invalid;
-	r = reg_of(regs, regno);
-	if (!r)
-		return -pse_range;
-	len = r->bitsize / 8;
+	if (err < 0)
+		return err;
 	if (size < len)
 		return -pse_invalid;
 
@@ -376,14 +379,10 @@ int amd64_regs_write(struct amd64_regs *regs, unsigned regno,
 	const size_t *gpr;
 	size_t len;
 	unsigned offset;
-	int comp;
+	int comp, err = lookup(regs, regno, &r, &len);
 
-	if (!regs->valid)
-		return -pse_invalid;
-	r = reg_of(regs, regno);
-	if (!r)
-		return -pse_range;
-	len = r->bitsize / 8;
+	if (err < 0)
+		return err;
 	if (size != len)
 		return -pse_invalid;
 
@@ -449,7 +448,7 @@ int amd64_regs_G_packet(struct amd64_regs *regs, const char *hex,
 		return -pse_invalid;
 	n = tdesc_amd64_nregs(regs->xcr0);
 	for (unsigned regno = 0; regno < n; regno++)
-		total += reg_of(regs, regno)->bitsize / 8;
+		total += tdesc_amd64_reg(regs->xcr0, regno)->bitsize / 8;
 	if (len != 2 * total)
 		return -pse_invalid;
 	for (size_t i = 0; i < len; i++)
