@@ -1,2 +1,2 @@
 # Manual pages.
-dist_man_MANS += doc/ptbtrace.1
+dist_man_MANS += doc/ptbtrace.1 doc/ptstub.1
