@@ -166,26 +166,6 @@ static int bt_new_function(struct bt_ftrace *ft, uint32_t key, uint32_t *out)
 	return 0;
 }
 
-static void bt_fixup_caller(struct bt_ftrace *ft, struct bt_seg *seg,
-			    const struct bt_seg *caller, uint8_t flags)
-{
-	uint32_t up = bt_seg_number(ft, caller), prev = seg->prev,
-		 next = seg->next;
-
-	seg->up = up;
-	seg->flags = flags;
-	for (; prev; prev = seg->prev) {
-		seg = bt_ftrace_seg(ft, prev);
-		seg->up = up;
-		seg->flags = flags;
-	}
-	for (; next; next = seg->next) {
-		seg = bt_ftrace_seg(ft, next);
-		seg->up = up;
-		seg->flags = flags;
-	}
-}
-
 static int bt_new_call(struct bt_ftrace *ft, uint32_t key, uint8_t flags,
 		       uint32_t *out)
 {
@@ -255,7 +235,7 @@ static int bt_new_return(struct bt_ftrace *ft, uint32_t key, uint32_t *out)
 		while (prev->up)
 			prev = bt_ftrace_seg(ft, prev->up);
 		seg->level = prev->level - 1;
-		bt_fixup_caller(ft, prev, seg, btff_up_links_to_ret);
+		bt_ftrace_set_caller(ft, prev, seg, btff_up_links_to_ret);
 	} else {
 		/* A call we should have returned to but did not: start a new
 		   back trace from PREV's level (think of context switches).  */

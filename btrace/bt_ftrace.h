@@ -71,6 +71,11 @@ int bt_ftrace_add_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 /* Add a gap for ERRCODE (GDB's ftrace_new_gap).  */
 int bt_ftrace_add_gap(struct bt_ftrace *ft, int errcode);
 
+/* Make CALLER the caller of SEG and of all its other parts (its prev and
+   next chain), with FLAGS (GDB's ftrace_fixup_caller).  */
+void bt_ftrace_set_caller(struct bt_ftrace *ft, struct bt_seg *seg,
+			  const struct bt_seg *caller, uint8_t flags);
+
 /* After decoding: bridge gaps and normalize levels (bt_ftrace_gaps.c).  */
 void bt_ftrace_finish_levels(struct bt_ftrace *ft);
 void bt_ftrace_bridge_gaps(struct bt_ftrace *ft);
@@ -106,6 +111,48 @@ bt_seg_key(const struct bt_ftrace *ft, const struct bt_seg *seg)
 {
 	return &ft->keys[seg->key];
 }
+
+/* A gap's text in the histories, "[...]\n" (GDB's
+   btrace_ui_out_decode_error).  */
+void bt_print_gap(FILE *out, enum bt_format format, int errcode);
+
+/* A history iterator: a segment index (the call history uses it alone)
+   and an instruction index in it.  */
+struct bt_hist_it {
+	uint32_t seg;
+	uint32_t index;
+};
+
+typedef unsigned int (*bt_hist_step_fn)(const struct bt_ftrace *ft,
+					struct bt_hist_it *it,
+					unsigned int stride);
+
+/* GDB's window for "", "+" (forward) and "-" (BACKWARD) without prior
+   history: BEGIN and END start at the trace's end and grow by CONTEXT
+   with NEXT and PREV.  Returns how much they cover; *AT_EDGE is set to
+   -1/1 (GDB's "At the start/end ...") when nothing.  */
+void bt_history_end_window(const struct bt_ftrace *ft, bt_hist_step_fn next,
+			   bt_hist_step_fn prev, int backward,
+			   unsigned int context, struct bt_hist_it *begin,
+			   struct bt_hist_it *end, int *at_edge);
+
+/* GDB's history size: 0 ("unlimited") is INT_MAX.  */
+int bt_history_size(unsigned int size);
+
+/* The instruction or segment numbers [*LOW, *HIGH] a numeric RANGE
+   (btcr_from, btcr_between) names, as GDB's *_history_from and
+   *_history_range compute them, with their errors; WHAT is the setting
+   ("function-call-history").  */
+int bt_history_range_numbers(const struct bt_call_range *range, int size,
+			     const char *what, unsigned int *low,
+			     unsigned int *high, struct bt_diag *diag);
+
+/* GDB's "At the start/end of the branch trace record." for AT_EDGE
+   -1/1, or an empty JSON array.  */
+void bt_print_edge(FILE *out, int at_edge, int json);
+
+/* TEXT as a JSON string.  */
+void bt_json_string(FILE *out, const char *text);
 
 /* The decoders (bt_pt_decode.c, bt_bts_decode.c).  */
 int bt_pt_decode(struct bt_ftrace *ft, const struct bt_bundle *bundle,

@@ -49,7 +49,7 @@ static void bt_fixup_level(struct bt_ftrace *ft, struct bt_seg *seg,
 		ft->segs[i].level += adjustment;
 }
 
-static void bt_set_caller(struct bt_ftrace *ft, struct bt_seg *seg,
+void bt_ftrace_set_caller(struct bt_ftrace *ft, struct bt_seg *seg,
 			  const struct bt_seg *caller, uint8_t flags)
 {
 	uint32_t up = bt_seg_number(ft, caller), prev = seg->prev,
@@ -84,13 +84,13 @@ static void bt_connect(struct bt_ftrace *ft, struct bt_seg *prev,
 		struct bt_seg *caller = bt_ftrace_seg(ft, next->up);
 
 		if (caller)
-			bt_set_caller(ft, prev, caller, flags);
+			bt_ftrace_set_caller(ft, prev, caller, flags);
 	} else if (!next->up) {
 		uint8_t flags = prev->flags;
 		struct bt_seg *caller = bt_ftrace_seg(ft, prev->up);
 
 		if (caller)
-			bt_set_caller(ft, next, caller, flags);
+			bt_ftrace_set_caller(ft, next, caller, flags);
 	} else if (prev->flags & btff_up_links_to_tailcall) {
 		/* Give NEXT PREV's tail callers; if they end without a real
 		   call, hang NEXT's old caller at their top.  */
@@ -98,11 +98,12 @@ static void bt_connect(struct bt_ftrace *ft, struct bt_seg *prev,
 		uint8_t next_flags = next->flags, prev_flags = prev->flags;
 
 		prev = bt_ftrace_seg(ft, prev->up);
-		bt_set_caller(ft, next, prev, prev_flags);
+		bt_ftrace_set_caller(ft, next, prev, prev_flags);
 
 		for (; prev; prev = bt_ftrace_seg(ft, prev->up)) {
 			if (!prev->up) {
-				bt_set_caller(ft, prev, caller, next_flags);
+				bt_ftrace_set_caller(ft, prev, caller,
+						     next_flags);
 				/* Only fine because this is the last step of
 				   the walk in bt_connect_backtrace.  */
 				bt_fixup_level(ft, caller, prev->level

@@ -11,11 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GDB's btrace_call_iterator: an index into the segments, 0..length.  */
-struct bt_call_it {
-	unsigned int index;
-};
-
+/* GDB's btrace_call_iterator: an index into the segments, 0..length
+   (the index of struct bt_hist_it).  */
 static int bt_ends_with_single_insn(const struct bt_ftrace *ft)
 {
 	const struct bt_seg *last;
@@ -27,7 +24,7 @@ static int bt_ends_with_single_insn(const struct bt_ftrace *ft)
 }
 
 static unsigned int bt_call_next(const struct bt_ftrace *ft,
-				 struct bt_call_it *it, unsigned int stride)
+				 struct bt_hist_it *it, unsigned int stride)
 {
 	const unsigned int length = (unsigned int) ft->nsegs;
 
@@ -48,7 +45,7 @@ static unsigned int bt_call_next(const struct bt_ftrace *ft,
 }
 
 static unsigned int bt_call_prev(const struct bt_ftrace *ft,
-				 struct bt_call_it *it, unsigned int stride)
+				 struct bt_hist_it *it, unsigned int stride)
 {
 	const unsigned int length = (unsigned int) ft->nsegs;
 	unsigned int steps = 0;
@@ -101,6 +98,24 @@ const char *bt_gap_string(enum bt_format format, int errcode)
 	return "unknown";
 }
 
+void bt_print_edge(FILE *out, int at_edge, int json)
+{
+	if (json)
+		fputs("[]\n", out);
+	else
+		fprintf(out, "At the %s of the branch trace record.\n",
+			at_edge < 0 ? "start" : "end");
+}
+
+void bt_print_gap(FILE *out, enum bt_format format, int errcode)
+{
+	/* Positive PT codes are notifications, not errors.  */
+	fputc('[', out);
+	if (!(format == btf_pt && errcode > 0))
+		fprintf(out, "decode error (%d): ", errcode);
+	fprintf(out, "%s]\n", bt_gap_string(format, errcode));
+}
+
 /* The lowest and highest line of SEG's instructions that lie in its
    function's own file (GDB's btrace_compute_src_line_range).  */
 struct bt_line_range {
@@ -147,7 +162,7 @@ static const char *bt_key_name(const struct bt_func_key *key, char *buf,
 	return key->msym ? bt_msym_print_name(key->msym, buf, size) : "??";
 }
 
-static void bt_json_string(FILE *out, const char *text)
+void bt_json_string(FILE *out, const char *text)
 {
 	fputc('"', out);
 	for (; *text; ++text) {
@@ -174,11 +189,7 @@ static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
 
 	fprintf(out, "%u\t", number);
 	if (seg->errcode) {
-		/* Positive PT codes are notifications, not errors.  */
-		fputc('[', out);
-		if (!(ft->format == btf_pt && seg->errcode > 0))
-			fprintf(out, "decode error (%d): ", seg->errcode);
-		fprintf(out, "%s]\n", bt_gap_string(ft->format, seg->errcode));
+		bt_print_gap(out, ft->format, seg->errcode);
 		return;
 	}
 
@@ -245,76 +256,37 @@ static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
    *AT_EDGE to -1/1 when GDB says it is at the start/end instead.  */
 static int bt_call_window(const struct bt_ftrace *ft,
 			  const struct bt_call_range *range, unsigned int size,
-			  struct bt_call_it *begin, struct bt_call_it *end,
+			  struct bt_hist_it *begin, struct bt_hist_it *end,
 			  int *at_edge, struct bt_diag *diag)
 {
 	const unsigned int length = (unsigned int) ft->nsegs;
-	uint64_t from, to, context;
-	unsigned int covered, low, high;
-	int sized;
+	unsigned int low, high;
+	int errcode, sized;
 
 	*at_edge = 0;
 	if (bt_trace_empty(ft))
 		return bt_diag_set(diag, bte_no_trace, 0, 0, "No trace.");
 
-	/* GDB maps "unlimited" (0) to INT_MAX.  */
-	sized = size == 0 || size > INT_MAX ? INT_MAX : (int) size;
-
+	sized = bt_history_size(size);
 	switch (range->kind) {
 	case btcr_default:
 	case btcr_backward:
-		context = (unsigned int) sized;
 		begin->index = length;
-		*end = *begin;
-		if (range->kind == btcr_backward) {
-			covered = bt_call_next(ft, end, 1);
-			covered += bt_call_prev(ft, begin,
-						(unsigned int) context - covered);
-			covered += bt_call_next(ft, end,
-						(unsigned int) context - covered);
-		} else {
-			covered = bt_call_next(ft, end, (unsigned int) context);
-			covered += bt_call_prev(ft, begin,
-						(unsigned int) context - covered);
-		}
-		if (!covered)
-			*at_edge = range->kind == btcr_backward ? -1 : 1;
+		bt_history_end_window(ft, bt_call_next, bt_call_prev,
+				      range->kind == btcr_backward,
+				      (unsigned int) sized, begin, end,
+				      at_edge);
 		return 0;
 
-	case btcr_from: {
-		int64_t count = range->has_count ? range->count : sized;
-
-		context = (uint64_t) llabs(count);
-		if (!context)
-			return bt_diag_set(diag, bte_range, 0, 0,
-					   "Bad record function-call-history-"
-					   "size.");
-		if (count < 0) {
-			to = range->begin;
-			from = range->begin < context ? 0
-				: range->begin - context + 1;
-		} else {
-			from = range->begin;
-			to = range->begin + context - 1;
-			if (to < from)
-				to = UINT64_MAX;
-		}
-		break;
-	}
-
-	case btcr_between:
-		from = range->begin;
-		to = range->end;
-		break;
-
 	default:
-		return bt_diag_set(diag, bte_invalid, 0, 0, "bad range kind");
+		break;
 	}
 
-	low = (unsigned int) from;
-	high = (unsigned int) to;
-	if (low != from || high != to || high < low)
-		return bt_diag_set(diag, bte_range, 0, 0, "Bad range.");
+	errcode = bt_history_range_numbers(range, sized,
+					   "function-call-history", &low,
+					   &high, diag);
+	if (errcode < 0)
+		return errcode;
 	if (low == 0 || low > length)
 		return bt_diag_set(diag, bte_range, 0, 0,
 				   "Range out of bounds.");
@@ -334,7 +306,7 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 			       unsigned int size, int json,
 			       struct bt_diag *diag)
 {
-	struct bt_call_it begin = { 0 }, end = { 0 }, it;
+	struct bt_hist_it begin = { 0 }, end = { 0 }, it;
 	int at_edge, errcode, first = 1;
 
 	if (!out || !ft || !range)
@@ -346,11 +318,7 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 		return errcode;
 
 	if (at_edge) {
-		if (json)
-			fputs("[]\n", out);
-		else
-			fprintf(out, "At the %s of the branch trace record.\n",
-				at_edge < 0 ? "start" : "end");
+		bt_print_edge(out, at_edge, json);
 		return 0;
 	}
 

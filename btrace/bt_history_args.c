@@ -1,9 +1,10 @@
 /* Arguments of the history commands, parsed as GDB 13.1's record.c does
    (modifiers, then "+", "-", "N", "N,M", "N,+K", "N,-K"), with its
    error messages, so that a script can pass GDB's argument text.  */
-#include "btrace/ptbtrace.h"
+#include "btrace/bt_ftrace.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,33 @@ static int bt_no_junk(const char *arg, struct bt_diag *diag)
 	return 0;
 }
 
-static int bt_call_modifiers(const char **arg, struct bt_diag *diag)
+/* One modifier letter: its flag, or 0 if the command has none such.  */
+typedef int (*bt_modifier_fn)(char c);
+
+static int bt_call_modifier(char c)
+{
+	switch (c) {
+	case 'l': return btcf_src_line;
+	case 'i': return btcf_insn_range;
+	case 'c': return btcf_indent;
+	default: return 0;
+	}
+}
+
+static int bt_insn_modifier(char c)
+{
+	switch (c) {
+	case 'm': case 's': return btif_source;
+	case 'r': return btif_raw;
+	case 'b': return btif_raw_bytes;
+	case 'f': return btif_omit_fname;
+	case 'p': return btif_omit_pc;
+	default: return 0;
+	}
+}
+
+static int bt_modifiers(const char **arg, bt_modifier_fn modifier,
+			struct bt_diag *diag)
 {
 	const char *args = *arg;
 	int flags = 0;
@@ -48,16 +75,16 @@ static int bt_call_modifiers(const char **arg, struct bt_diag *diag)
 			return bt_diag_set(diag, bte_invalid, 0, 0,
 					   "Missing modifier.");
 		for (; *args && !isspace((unsigned char) *args); ++args) {
-			switch (*args) {
-			case '/': break;
-			case 'l': flags |= btcf_src_line; break;
-			case 'i': flags |= btcf_insn_range; break;
-			case 'c': flags |= btcf_indent; break;
-			default:
+			int flag;
+
+			if (*args == '/')
+				continue;
+			flag = modifier(*args);
+			if (!flag)
 				return bt_diag_set(diag, bte_invalid, 0, 0,
 						   "Invalid modifier: %c.",
 						   *args);
-			}
+			flags |= flag;
 		}
 		args = bt_skip_spaces(args);
 	}
@@ -65,8 +92,8 @@ static int bt_call_modifiers(const char **arg, struct bt_diag *diag)
 	return flags;
 }
 
-int bt_call_history_parse(const char *text, struct bt_call_range *range,
-			  struct bt_diag *diag)
+static int bt_history_parse(const char *text, bt_modifier_fn modifier,
+			    struct bt_call_range *range, struct bt_diag *diag)
 {
 	char buf[512];
 	const char *arg = buf;
@@ -91,7 +118,7 @@ int bt_call_history_parse(const char *text, struct bt_call_range *range,
 	memcpy(buf, text, len);
 	buf[len] = 0;
 
-	flags = bt_call_modifiers(&arg, diag);
+	flags = bt_modifiers(&arg, modifier, diag);
 	if (flags < 0)
 		return flags;
 
@@ -140,4 +167,78 @@ int bt_call_history_parse(const char *text, struct bt_call_range *range,
 		return errcode;
 	range->kind = btcr_between;
 	return flags;
+}
+
+int bt_call_history_parse(const char *text, struct bt_call_range *range,
+			  struct bt_diag *diag)
+{
+	return bt_history_parse(text, bt_call_modifier, range, diag);
+}
+
+int bt_insn_history_parse(const char *text, struct bt_call_range *range,
+			  struct bt_diag *diag)
+{
+	return bt_history_parse(text, bt_insn_modifier, range, diag);
+}
+
+int bt_history_size(unsigned int size)
+{
+	/* GDB maps "unlimited" (0) to INT_MAX.  */
+	return size == 0 || size > INT_MAX ? INT_MAX : (int) size;
+}
+
+int bt_history_range_numbers(const struct bt_call_range *range, int size,
+			     const char *what, unsigned int *low,
+			     unsigned int *high, struct bt_diag *diag)
+{
+	uint64_t from, to, context;
+
+	if (range->kind == btcr_from) {
+		int64_t count = range->has_count ? range->count : size;
+
+		context = (uint64_t) llabs(count);
+		if (!context)
+			return bt_diag_set(diag, bte_range, 0, 0,
+					   "Bad record %s-size.", what);
+		if (count < 0) {
+			to = range->begin;
+			from = range->begin < context ? 0
+				: range->begin - context + 1;
+		} else {
+			from = range->begin;
+			to = range->begin + context - 1;
+			if (to < from)
+				to = UINT64_MAX;
+		}
+	} else if (range->kind == btcr_between) {
+		from = range->begin;
+		to = range->end;
+	} else
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad range kind");
+
+	*low = (unsigned int) from;
+	*high = (unsigned int) to;
+	if (*low != from || *high != to || *high < *low)
+		return bt_diag_set(diag, bte_range, 0, 0, "Bad range.");
+	return 0;
+}
+
+void bt_history_end_window(const struct bt_ftrace *ft, bt_hist_step_fn next,
+			   bt_hist_step_fn prev, int backward,
+			   unsigned int context, struct bt_hist_it *begin,
+			   struct bt_hist_it *end, int *at_edge)
+{
+	unsigned int covered;
+
+	*end = *begin;
+	if (backward) {
+		/* The current position is to be covered, too.  */
+		covered = next(ft, end, 1);
+		covered += prev(ft, begin, context - covered);
+		covered += next(ft, end, context - covered);
+	} else {
+		covered = next(ft, end, context);
+		covered += prev(ft, begin, context - covered);
+	}
+	*at_edge = covered ? 0 : backward ? -1 : 1;
 }

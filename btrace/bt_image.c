@@ -469,3 +469,73 @@ int bt_func_key_switched(const struct bt_func_key *old,
 	}
 	return had != has;
 }
+
+int bt_image_symbolic(const struct bt_image *image, uint64_t addr,
+		      int prefer_sym, const char **name, int64_t *offset)
+{
+	const struct bt_symtab *st;
+	struct bt_msym msym;
+	struct bt_dfunc dfunc;
+	int have_msym, have_dfunc;
+	uint64_t location;
+
+	if (!image || !name || !offset)
+		return -bte_invalid;
+	st = bt_image_symtab(image, addr);
+	if (!st) {
+		/* Not code: a data symbol of any object may name it.  */
+		for (size_t i = 0; i < image->nsymtabs; ++i)
+			if (bt_symtab_data_msym(image->symtabs[i], addr,
+						&msym) == 0) {
+				*name = msym.name;
+				*offset = (int64_t) (addr - msym.address);
+				return 0;
+			}
+		return -bte_notfound;
+	}
+	have_msym = bt_symtab_msym(st, addr, &msym) == 0;
+	have_dfunc = bt_symtab_dfunc(st, addr, &dfunc) == 0;
+	if (!have_msym && !have_dfunc)
+		return -bte_notfound;
+
+	/* The full symbol, unless a minimal symbol starts exactly at ADDR
+	   and the full symbol does not (and PREFER_SYM does not say no).  */
+	if (have_dfunc && (prefer_sym || !(have_msym && msym.address == addr
+					   && dfunc.entry != addr))) {
+		*name = dfunc.name;
+		location = dfunc.entry;
+	} else {
+		*name = msym.name;
+		location = msym.address;
+	}
+	*offset = (int64_t) (addr - location);
+	return 0;
+}
+
+int bt_image_line_range(const struct bt_image *image, uint64_t pc,
+			int *begin, int *end, const char **file,
+			const char **path)
+{
+	const struct bt_symtab *st;
+
+	if (!image || !begin || !end)
+		return -bte_invalid;
+	*begin = *end = 0;
+	st = bt_image_symtab(image, pc);
+	if (!st)
+		return -bte_notfound;
+	return bt_symtab_line_range(st, pc, begin, end, file, path);
+}
+
+int bt_image_line_bounds(const struct bt_image *image, uint64_t pc,
+			 uint64_t *start, uint64_t *end)
+{
+	const struct bt_symtab *st;
+
+	if (!image || !start || !end)
+		return -bte_invalid;
+	st = bt_image_symtab(image, pc);
+	if (!st)
+		return -bte_notfound;
+	return bt_symtab_line_bounds(st, pc, start, end);
+}

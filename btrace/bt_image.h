@@ -42,6 +42,21 @@ int bt_image_func(const struct bt_image *image, uint64_t pc,
    or 0 if unknown.  */
 uint64_t bt_image_func_start(const struct bt_image *image, uint64_t pc);
 
+/* The symbol GDB names ADDR by in disassembly (build_address_symbolic):
+   the DWARF function, or the ELF symbol where one starts at ADDR and the
+   function does not (unless PREFER_SYM); the offset of ADDR from it.  */
+int bt_image_symbolic(const struct bt_image *image, uint64_t addr,
+		      int prefer_sym, const char **name, int64_t *offset);
+
+/* The source lines instruction history shows at PC (bt_symtab.h).  */
+int bt_image_line_range(const struct bt_image *image, uint64_t pc,
+			int *begin, int *end, const char **file,
+			const char **path);
+
+/* The line-table row of PC (bt_symtab_line_bounds).  */
+int bt_image_line_bounds(const struct bt_image *image, uint64_t pc,
+			 uint64_t *start, uint64_t *end);
+
 /* Whether two identities differ, by GDB's rules.  */
 int bt_func_key_switched(const struct bt_func_key *old,
 			 const struct bt_func_key *now);

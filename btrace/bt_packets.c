@@ -231,8 +231,11 @@ static void bt_print_packet(FILE *out, const struct bt_packets *p,
 			    unsigned int index, int json, int first)
 {
 	if (p->format == btf_bts) {
-		uint64_t begin = bt_le64(p->blocks + 16 * (size_t) index);
-		uint64_t end = bt_le64(p->blocks + 16 * (size_t) index + 8);
+		/* The bundle has the newest block first; GDB keeps the oldest
+		   at index 0 (btrace_data_append).  */
+		size_t at = 16 * (p->count - 1 - (size_t) index);
+		uint64_t begin = bt_le64(p->blocks + at);
+		uint64_t end = bt_le64(p->blocks + at + 8);
 
 		if (json)
 			fprintf(out, "%s\n  {\"index\": %u, \"begin\": %" PRIu64

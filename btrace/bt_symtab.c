@@ -55,42 +55,65 @@ static int bt_symtab_load_sections(struct bt_symtab *st)
 	while ((scn = elf_nextscn(st->elf, scn)) != NULL)
 		n += 1;
 	st->xsecs = calloc(n ? n : 1, sizeof(*st->xsecs));
-	if (!st->xsecs)
+	st->dsecs = calloc(n ? n : 1, sizeof(*st->dsecs));
+	if (!st->xsecs || !st->dsecs)
 		return -bte_nomem;
 
 	while ((scn = elf_nextscn(st->elf, scn)) != NULL) {
 		GElf_Shdr shdr;
+		struct bt_xsec *sec;
 
-		if (!gelf_getshdr(scn, &shdr))
+		if (!gelf_getshdr(scn, &shdr) || !(shdr.sh_flags & SHF_ALLOC))
 			continue;
-		if (!(shdr.sh_flags & SHF_EXECINSTR) || !(shdr.sh_flags & SHF_ALLOC))
-			continue;
-		st->xsecs[st->nxsecs].address = shdr.sh_addr;
-		st->xsecs[st->nxsecs].size = shdr.sh_size;
-		st->xsecs[st->nxsecs].shndx = (uint32_t) elf_ndxscn(scn);
-		st->nxsecs += 1;
+		if (shdr.sh_flags & SHF_EXECINSTR)
+			sec = &st->xsecs[st->nxsecs++];
+		else
+			sec = &st->dsecs[st->ndsecs++];
+		sec->address = shdr.sh_addr;
+		sec->size = shdr.sh_size;
+		sec->shndx = (uint32_t) elf_ndxscn(scn);
 	}
 	return 0;
 }
 
-static int bt_symtab_is_exec(const struct bt_symtab *st, uint32_t shndx)
+static int bt_symtab_in_secs(const struct bt_xsec *secs, size_t n,
+			     uint32_t shndx)
 {
-	for (size_t i = 0; i < st->nxsecs; ++i)
-		if (st->xsecs[i].shndx == shndx)
+	for (size_t i = 0; i < n; ++i)
+		if (secs[i].shndx == shndx)
 			return 1;
 	return 0;
 }
 
-/* Add the code symbols of one symbol table section (.symtab, .dynsym).  */
+/* Whether GDB makes a minimal symbol of SYM: code symbols in executable
+   sections, or (DATA) data symbols in the others.  */
+static int bt_symtab_wanted(const struct bt_symtab *st, const GElf_Sym *sym,
+			    int data)
+{
+	int type = GELF_ST_TYPE(sym->st_info);
+
+	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return 0;
+	if (data)
+		return (type == STT_OBJECT || type == STT_NOTYPE) &&
+			bt_symtab_in_secs(st->dsecs, st->ndsecs,
+					  sym->st_shndx);
+	return (type == STT_FUNC || type == STT_GNU_IFUNC ||
+		type == STT_NOTYPE) &&
+		bt_symtab_in_secs(st->xsecs, st->nxsecs, sym->st_shndx);
+}
+
+/* Add the code (or DATA) symbols of one symbol table section (.symtab,
+   .dynsym).  */
 static int bt_symtab_load_symbols(struct bt_symtab *st, struct bt_msyms *t,
 				  Elf *elf, Elf_Scn *scn,
-				  const GElf_Shdr *shdr)
+				  const GElf_Shdr *shdr, int data)
 {
-	Elf_Data *data = elf_getdata(scn, NULL);
+	Elf_Data *symdata = elf_getdata(scn, NULL);
 	size_t count, i;
 	struct bt_msym *msyms;
 
-	if (!data || !shdr->sh_entsize)
+	if (!symdata || !shdr->sh_entsize)
 		return 0;
 	count = shdr->sh_size / shdr->sh_entsize;
 
@@ -102,16 +125,9 @@ static int bt_symtab_load_symbols(struct bt_symtab *st, struct bt_msyms *t,
 	for (i = 0; i < count; ++i) {
 		GElf_Sym sym;
 		const char *name;
-		int type;
 
-		if (!gelf_getsym(data, (int) i, &sym))
-			continue;
-		type = GELF_ST_TYPE(sym.st_info);
-		if (type != STT_FUNC && type != STT_GNU_IFUNC &&
-		    type != STT_NOTYPE)
-			continue;
-		if (sym.st_shndx == SHN_UNDEF || sym.st_shndx >= SHN_LORESERVE ||
-		    !bt_symtab_is_exec(st, sym.st_shndx))
+		if (!gelf_getsym(symdata, (int) i, &sym) ||
+		    !bt_symtab_wanted(st, &sym, data))
 			continue;
 		name = elf_strptr(elf, shdr->sh_link, sym.st_name);
 		if (!name || !name[0])
@@ -171,9 +187,9 @@ static void bt_msyms_sort(struct bt_msyms *t)
 	t->n = out;
 }
 
-/* The code symbols of ELF's symbol tables into T.  */
+/* The code (or DATA) symbols of ELF's symbol tables into T.  */
 static int bt_symtab_read_msyms(struct bt_symtab *st, struct bt_msyms *t,
-				Elf *elf)
+				Elf *elf, int data)
 {
 	Elf_Scn *scn = NULL;
 	int errcode;
@@ -185,7 +201,8 @@ static int bt_symtab_read_msyms(struct bt_symtab *st, struct bt_msyms *t,
 			continue;
 		if (shdr.sh_type != SHT_SYMTAB && shdr.sh_type != SHT_DYNSYM)
 			continue;
-		errcode = bt_symtab_load_symbols(st, t, elf, scn, &shdr);
+		errcode = bt_symtab_load_symbols(st, t, elf, scn, &shdr,
+						 data);
 		if (errcode < 0)
 			return errcode;
 	}
@@ -194,17 +211,20 @@ static int bt_symtab_read_msyms(struct bt_symtab *st, struct bt_msyms *t,
 
 static int bt_symtab_load_msyms(struct bt_symtab *st)
 {
-	int errcode = bt_symtab_read_msyms(st, &st->main_syms, st->elf);
+	int errcode = bt_symtab_read_msyms(st, &st->main_syms, st->elf, 0);
 
 	if (errcode >= 0)
 		errcode = bt_plt_scan(st->elf, bt_symtab_add_plt, st);
 	if (errcode >= 0 && st->debug_elf)
 		errcode = bt_symtab_read_msyms(st, &st->debug_syms,
-					       st->debug_elf);
+					       st->debug_elf, 0);
+	if (errcode >= 0)
+		errcode = bt_symtab_read_msyms(st, &st->data_syms, st->elf, 1);
 	if (errcode < 0)
 		return errcode;
 	bt_msyms_sort(&st->main_syms);
 	bt_msyms_sort(&st->debug_syms);
+	bt_msyms_sort(&st->data_syms);
 	return 0;
 }
 
@@ -318,7 +338,9 @@ void bt_symtab_free(struct bt_symtab *st)
 	free(st->strings);
 	free(st->main_syms.v);
 	free(st->debug_syms.v);
+	free(st->data_syms.v);
 	free(st->xsecs);
+	free(st->dsecs);
 	free(st->dfuncs);
 	free(st);
 }
@@ -461,6 +483,30 @@ int bt_symtab_msym(const struct bt_symtab *st, uint64_t pc,
 
 
 
+
+int bt_symtab_data_msym(const struct bt_symtab *st, uint64_t address,
+			struct bt_msym *out)
+{
+	const struct bt_xsec *sec = NULL;
+	uint64_t addr;
+	long k;
+
+	if (!st)
+		return -bte_notfound;
+	addr = address - st->bias;
+	for (size_t i = 0; i < st->ndsecs && !sec; ++i)
+		if (addr - st->dsecs[i].address < st->dsecs[i].size)
+			sec = &st->dsecs[i];
+	if (!sec)
+		return -bte_notfound;
+	k = bt_msyms_lookup(&st->data_syms, sec, addr);
+	/* GDB does not name data by a symbol of no size.  */
+	if (k < 0 || !st->data_syms.v[k].size)
+		return -bte_notfound;
+	*out = st->data_syms.v[k];
+	out->address += st->bias;
+	return 0;
+}
 
 /* The first address above PC where the symbol lookups may answer
    differently: a symbol or function start or end, or a section end.  */

@@ -58,9 +58,25 @@ int bt_symtab_msym(const struct bt_symtab *symtab, uint64_t pc,
 int bt_symtab_dfunc(const struct bt_symtab *symtab, uint64_t pc,
 		    struct bt_dfunc *dfunc);
 
+/* The data symbol GDB names ADDRESS by (a sized one covering it).  */
+int bt_symtab_data_msym(const struct bt_symtab *symtab, uint64_t address,
+			struct bt_msym *msym);
+
 /* PC's line and file (as GDB displays it); -bte_notfound.  */
 int bt_symtab_line(const struct bt_symtab *symtab, uint64_t pc, int *line,
 		   const char **file);
+
+/* The source lines GDB's instruction history shows at PC ([*BEGIN,
+   *END), empty if none start there), PC's file as GDB displays it and
+   the path to read its text from.  */
+int bt_symtab_line_range(const struct bt_symtab *symtab, uint64_t pc,
+			 int *begin, int *end, const char **file,
+			 const char **path);
+
+/* The line-table row PC is in (find_pc_line's choice): [*START, *END),
+   *END being 0 if no row follows.  */
+int bt_symtab_line_bounds(const struct bt_symtab *symtab, uint64_t pc,
+			  uint64_t *start, uint64_t *end);
 
 /* The first address above PC at which the lookups above may change.  */
 uint64_t bt_symtab_boundary(const struct bt_symtab *symtab, uint64_t pc);

@@ -272,6 +272,19 @@ static Dwarf_Line *bt_symtab_find_row(Dwarf_Die *cu, uint64_t addr)
 	return dwarf_onesrcline(rows, i);
 }
 
+/* PC's CU and its row (find_pc_line's choice), NULL if none; *ADDR is PC
+   at link time.  */
+static Dwarf_Line *bt_symtab_pc_row(const struct bt_symtab *st, uint64_t pc,
+				    Dwarf_Die *cu, uint64_t *addr)
+{
+	if (!st || !st->dwarf)
+		return NULL;
+	*addr = pc - st->bias;
+	if (!dwarf_addrdie(st->dwarf, *addr, cu))
+		return NULL;
+	return bt_symtab_find_row(cu, *addr);
+}
+
 int bt_symtab_line(const struct bt_symtab *cst, uint64_t pc, int *line,
 		   const char **file)
 {
@@ -281,12 +294,7 @@ int bt_symtab_line(const struct bt_symtab *cst, uint64_t pc, int *line,
 	int lineno;
 	uint64_t addr;
 
-	if (!st || !st->dwarf)
-		return -bte_notfound;
-	addr = pc - st->bias;
-	if (!dwarf_addrdie(st->dwarf, addr, &cu))
-		return -bte_notfound;
-	dl = bt_symtab_find_row(&cu, addr);
+	dl = bt_symtab_pc_row(st, pc, &cu, &addr);
 	if (!dl || dwarf_lineno(dl, &lineno) != 0)
 		return -bte_notfound;
 	if (line)
@@ -294,5 +302,110 @@ int bt_symtab_line(const struct bt_symtab *cst, uint64_t pc, int *line,
 	if (file)
 		*file = bt_symtab_file_name(st, &cu,
 					    dwarf_linesrc(dl, NULL, NULL));
+	return 0;
+}
+
+/* GDB's btrace_find_line_range on one CU: the lines of the statement rows
+   at exactly PC in the file of PC's line, by GDB's arithmetic (a line
+   above the range moves its end to that line, not past it).  */
+int bt_symtab_line_range(const struct bt_symtab *cst, uint64_t pc,
+			 int *begin, int *end, const char **file,
+			 const char **path)
+{
+	struct bt_symtab *st = (struct bt_symtab *) cst;
+	Dwarf_Die cu;
+	Dwarf_Lines *rows;
+	Dwarf_Line *dl;
+	const char *src;
+	size_t n;
+	uint64_t addr;
+
+	*begin = *end = 0;
+	dl = bt_symtab_pc_row(st, pc, &cu, &addr);
+	if (!dl || dwarf_getsrclines(&cu, &rows, &n) != 0)
+		return -bte_notfound;
+	src = dwarf_linesrc(dl, NULL, NULL);
+	if (!src)
+		return -bte_notfound;
+
+	/* The rows GDB records (dwarf_record_line_p): within a sequence, a
+	   row repeating the last line of the same file is dropped once that
+	   line has had a non-zero discriminator (loop parts).  */
+	const char *last_src = NULL;
+	int last_line = 0, nonzero_disc = 0;
+
+	for (size_t i = 0; i < n; ++i) {
+		Dwarf_Line *row = dwarf_onesrcline(rows, i);
+		Dwarf_Addr a;
+		int line;
+		bool stmt, endseq;
+		unsigned int disc = 0;
+		const char *rsrc;
+		int recorded;
+
+		if (bt_row(rows, i, &a, &line, &stmt, &endseq) < 0)
+			break;
+		if (endseq) {
+			last_src = NULL;
+			last_line = 0;
+			nonzero_disc = 0;
+			continue;
+		}
+		rsrc = dwarf_linesrc(row, NULL, NULL);
+		dwarf_linediscriminator(row, &disc);
+		if (rsrc != last_src || line != last_line)
+			nonzero_disc = disc != 0;
+		else
+			nonzero_disc |= disc != 0;
+		if (!line)
+			continue;
+		recorded = rsrc != last_src || line != last_line ||
+			!nonzero_disc;
+		last_src = rsrc;
+		last_line = line;
+
+		if (!recorded || a != addr || !stmt || !rsrc ||
+		    strcmp(rsrc, src) != 0)
+			continue;
+		if (*end <= *begin) {
+			*begin = line;
+			*end = line + 1;
+		} else if (line < *begin)
+			*begin = line;
+		else if (*end < line)
+			*end = line;
+	}
+	if (file)
+		*file = bt_symtab_file_name(st, &cu, src);
+	if (path)
+		*path = bt_symtab_intern(st, src);
+	return 0;
+}
+
+int bt_symtab_line_bounds(const struct bt_symtab *cst, uint64_t pc,
+			  uint64_t *start, uint64_t *end)
+{
+	struct bt_symtab *st = (struct bt_symtab *) cst;
+	Dwarf_Die cu;
+	Dwarf_Lines *rows;
+	Dwarf_Line *dl;
+	Dwarf_Addr a, row_addr;
+	size_t n;
+	uint64_t addr;
+
+	dl = bt_symtab_pc_row(st, pc, &cu, &addr);
+	if (!dl || dwarf_lineaddr(dl, &row_addr) != 0 ||
+	    dwarf_getsrclines(&cu, &rows, &n) != 0)
+		return -bte_notfound;
+	*start = row_addr + st->bias;
+	*end = 0;
+	/* The row's end: the next higher address any row starts at.  */
+	for (size_t i = 0; i < n; ++i) {
+		Dwarf_Line *l = dwarf_onesrcline(rows, i);
+
+		if (l && dwarf_lineaddr(l, &a) == 0 && a > row_addr &&
+		    (!*end || a + st->bias < *end))
+			*end = a + st->bias;
+	}
 	return 0;
 }

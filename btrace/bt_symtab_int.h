@@ -33,6 +33,11 @@ struct bt_symtab {
 	struct bt_msyms main_syms, debug_syms;
 	struct bt_xsec *xsecs;
 	size_t nxsecs;
+	/* Allocated sections that are not code, and their data symbols
+	   (the file's own), for naming data addresses in disassembly.  */
+	struct bt_xsec *dsecs;
+	size_t ndsecs;
+	struct bt_msyms data_syms;
 	struct bt_dfunc *dfuncs;  /* link-time, sorted by low */
 	size_t ndfuncs;
 

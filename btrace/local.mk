@@ -19,12 +19,16 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_bts_decode.c \
 	btrace/bt_history.c \
 	btrace/bt_history_args.c \
+	btrace/bt_insn_history.c \
+	btrace/bt_replay.c \
+	btrace/bt_disasm.c btrace/bt_disasm.h \
+	btrace/bt_source.c btrace/bt_source.h \
 	btrace/bt_packets.c btrace/bt_packets.h \
 	btrace/bt_export.c \
 	btrace/bt_xml.c
 btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
 	$(EXPAT_CFLAGS)
-btrace_libptbtrace_la_LIBADD = -lipt -lZydis $(LIBDW_LIBS) $(LIBELF_LIBS) \
+btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
 	$(EXPAT_LIBS)
 
 # The bundle writer alone (libc only), for the stub's `monitor btrace save`.
@@ -44,7 +48,7 @@ BT_ASAN = -fsanitize=address,undefined -fno-omit-frame-pointer
 BT_SANITIZED_CC_FLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBELF_CFLAGS) $(BT_ASAN)
 BT_SANITIZED_LD_FLAGS = $(BT_ASAN)
 BT_TEST_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace_asan.a \
-	-lipt -lZydis $(LIBDW_LIBS) $(LIBELF_LIBS) $(EXPAT_LIBS) \
+	-lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) $(EXPAT_LIBS) \
 	$(CRITERION_LIBS)
 
 check_LIBRARIES += btrace/libptbtrace_asan.a testsuite/btrace/libbtcorpus.a
@@ -180,7 +184,33 @@ testsuite_unit_bt_symtab_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_symtab_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_symtab_test_LDADD = $(BT_TEST_LIBS)
 
-# The tool against the corpus, through its command line; and against GDB
-# on the same trace, once the stub can save traces.
-TESTS += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh
-EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh
+check_PROGRAMS += testsuite/unit/bt_insn_history_test
+TESTS += testsuite/unit/bt_insn_history_test
+testsuite_unit_bt_insn_history_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_insn_history_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_insn_history_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_disasm_test
+TESTS += testsuite/unit/bt_disasm_test
+testsuite_unit_bt_disasm_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_disasm_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_disasm_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_source_test
+TESTS += testsuite/unit/bt_source_test
+testsuite_unit_bt_source_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_source_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_source_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_replay_test
+TESTS += testsuite/unit/bt_replay_test
+testsuite_unit_bt_replay_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_replay_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_replay_test_LDADD = $(BT_TEST_LIBS)
+
+# The tool against the corpus, through its command line; against GDB on
+# traces recorded through ptstub; and its memory on a 10M-instruction trace.
+TESTS += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
+	testsuite/btrace/memory_check.sh
+EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
+	testsuite/btrace/memory_check.sh

@@ -337,6 +337,70 @@ int bt_call_history_print_json(FILE *out, const struct bt_ftrace *ftrace,
 			       const struct bt_call_range *range, int flags,
 			       unsigned int size, struct bt_diag *diag);
 
+/* Modifiers of `record instruction-history`.  */
+enum bt_insn_flag {
+	btif_source = 1 << 0,      /* /m, /s: source lines with file names */
+	btif_raw = 1 << 1,         /* /r: the bytes, grouped as GDB does */
+	btif_raw_bytes = 1 << 2,   /* /b: the bytes one at a time */
+	btif_omit_fname = 1 << 3,  /* /f: no function name in <+off> */
+	btif_omit_pc = 1 << 4,     /* /p: no "=> " marker at the pc */
+};
+
+/* Parse modifiers and RANGE of `record instruction-history` (the range
+   forms are those of the function-call history).  Returns the flags (>= 0)
+   or -bte_invalid with DIAG saying why, in GDB's words.  */
+int bt_insn_history_parse(const char *arg, struct bt_call_range *range,
+			  struct bt_diag *diag);
+
+/* Print the window RANGE of the instruction history with FLAGS; SIZE is
+   GDB's instruction-history-size (10 by default).  Instructions at PC (the
+   thread's pc, or 0) are marked "=> " as in GDB.  Needs libopcodes.  */
+int bt_insn_history_print(FILE *out, const struct bt_ftrace *ftrace,
+			  const struct bt_image *image,
+			  const struct bt_call_range *range, int flags,
+			  unsigned int size, uint64_t pc,
+			  struct bt_diag *diag);
+
+/* The same as JSON: an array of objects, one per instruction or gap.  */
+int bt_insn_history_print_json(FILE *out, const struct bt_ftrace *ftrace,
+			       const struct bt_image *image,
+			       const struct bt_call_range *range, int flags,
+			       unsigned int size, uint64_t pc,
+			       struct bt_diag *diag);
+
+/* ---- The replay cursor --------------------------------------------------
+   Where GDB's record-btrace lands for its replay commands on the same
+   trace.  The cursor starts at the live end (not replaying).  */
+
+struct bt_replay;
+
+enum bt_replay_cmd {
+	btrc_begin,       /* record goto begin */
+	btrc_end,         /* record goto end: stop replaying */
+	btrc_goto,        /* record goto N */
+	btrc_stepi,
+	btrc_step,        /* by source line, into calls */
+	btrc_next,        /* by source line, over calls */
+	btrc_finish,      /* out of the current function */
+};
+
+/* FTRACE and IMAGE must outlive REPLAY.  */
+int bt_replay_alloc(struct bt_replay **replay, const struct bt_ftrace *ftrace,
+		    const struct bt_image *image, struct bt_diag *diag);
+void bt_replay_free(struct bt_replay *replay);
+
+/* Move the cursor by CMD (backward if REVERSE; NUMBER for btrc_goto).
+   Returns 1, or 0 when it ran into the end of the history (GDB's "No more
+   reverse-execution history."), or a negative code with DIAG in GDB's
+   words.  */
+int bt_replay_move(struct bt_replay *replay, enum bt_replay_cmd cmd,
+		   int reverse, uint32_t number, struct bt_diag *diag);
+
+/* The instruction number (0 when not replaying: at the live end) and the
+   pc there.  */
+int bt_replay_position(const struct bt_replay *replay, uint32_t *number,
+		       uint64_t *pc);
+
 /* The trace's packets (PT) or blocks (BTS), for GDB's
    `maint btrace packet-history` and `maint info btrace`.  BUNDLE must
    outlive PACKETS.  */

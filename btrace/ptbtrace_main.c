@@ -2,7 +2,9 @@
    Output is meant to diff cleanly against GDB's for the same trace.  */
 #include "btrace/ptbtrace.h"
 
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +31,14 @@ static void bt_usage(FILE *out)
 	      "  info                        like GDB's `info record`\n"
 	      "  call-history [/ilc] [RANGE] like `record "
 	      "function-call-history`\n"
+	      "  insn-history [/mrfbp] [RANGE]  like `record "
+	      "instruction-history`\n"
+	      "  replay                      the replay cursor: commands on "
+	      "stdin\n"
+	      "                              (begin, end, goto N, [reverse-]"
+	      "stepi,\n"
+	      "                              [reverse-]step, [reverse-]next, "
+	      "[reverse-]finish)\n"
 	      "  packets [RANGE]             like `maint btrace "
 	      "packet-history`\n"
 	      "  maint-info                  like `maint info btrace`\n"
@@ -38,8 +48,9 @@ static void bt_usage(FILE *out)
 	      "  --json       print JSON instead of GDB's text\n"
 	      "  --format=F   export's format: folded or chrome\n"
 	      "  --size=N     the history window (GDB's "
-	      "function-call-history-size,\n"
-	      "               default 10; 0 is unlimited)\n"
+	      "function-call-history-size or\n"
+	      "               instruction-history-size, default 10; 0 is "
+	      "unlimited)\n"
 	      "  --help       print this text\n", out);
 }
 
@@ -195,7 +206,12 @@ static int bt_cmd_packets(const struct bt_tool *tool, const char *file)
 	if (strcmp(tool->command, "maint-info") == 0) {
 		if (tool->args[0])
 			fputs("Invalid argument.\n", stderr);
-		else
+		else if (tool->json) {
+			printf("{\"format\": \"%s\", \"packets\": %zu}\n",
+			       bundle.format == btf_pt ? "pt" : "bts",
+			       bt_packets_count(packets));
+			status = 0;
+		} else
 			status = bt_maint_info_print(stdout, packets) < 0;
 	} else if ((tool->json ? bt_packet_history_print_json(stdout,
 			packets, tool->args, &diag)
@@ -210,32 +226,152 @@ static int bt_cmd_packets(const struct bt_tool *tool, const char *file)
 	return status;
 }
 
-static int bt_cmd_call_history(const struct bt_tool *tool,
-			       struct bt_session *s)
+/* call-history and insn-history: GDB's arguments, then the window.  */
+static int bt_cmd_history(const struct bt_tool *tool, struct bt_session *s,
+			  int insns)
 {
 	struct bt_call_range range;
 	struct bt_diag diag;
+	uint64_t pc = s->bundle.has_pc ? s->bundle.pc : 0;
 	int flags, errcode;
 
 	bt_diag_init(&diag);
-	flags = bt_call_history_parse(tool->args, &range, &diag);
+	flags = insns ? bt_insn_history_parse(tool->args, &range, &diag)
+		: bt_call_history_parse(tool->args, &range, &diag);
 	if (flags < 0) {
 		fprintf(stderr, "%s\n", diag.text);
 		return 1;
 	}
-	if (tool->json)
-		errcode = bt_call_history_print_json(stdout, s->ftrace,
-						     s->image, &range, flags,
-						     tool->size, &diag);
+	if (insns)
+		errcode = (tool->json ? bt_insn_history_print_json
+			   : bt_insn_history_print)(stdout, s->ftrace,
+						    s->image, &range, flags,
+						    tool->size, pc, &diag);
 	else
-		errcode = bt_call_history_print(stdout, s->ftrace, s->image,
-						&range, flags, tool->size,
-						&diag);
+		errcode = (tool->json ? bt_call_history_print_json
+			   : bt_call_history_print)(stdout, s->ftrace,
+						    s->image, &range, flags,
+						    tool->size, &diag);
 	if (errcode < 0) {
+		fflush(stdout);
 		fprintf(stderr, "%s\n", diag.text);
 		return 1;
 	}
 	return 0;
+}
+
+/* One replay command line: its command, direction and number.  */
+static int bt_replay_parse(const char *line, enum bt_replay_cmd *cmd,
+			   int *reverse, uint32_t *number)
+{
+	static const struct {
+		const char *name;
+		enum bt_replay_cmd cmd;
+	} names[] = {
+		{ "begin", btrc_begin }, { "end", btrc_end },
+		{ "goto", btrc_goto }, { "stepi", btrc_stepi },
+		{ "step", btrc_step }, { "next", btrc_next },
+		{ "finish", btrc_finish },
+	};
+	char word[32];
+	int len = 0;
+
+	*reverse = strncmp(line, "reverse-", 8) == 0;
+	if (*reverse)
+		line += 8;
+	while (line[len] && !isspace((unsigned char) line[len]) && len < 31)
+		len++;
+	memcpy(word, line, (size_t) len);
+	word[len] = 0;
+	line += len;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
+		if (strcmp(word, names[i].name) != 0)
+			continue;
+		*cmd = names[i].cmd;
+		if (*cmd == btrc_goto) {
+			char *end;
+			unsigned long n = strtoul(line, &end, 10);
+
+			while (isspace((unsigned char) *end))
+				end++;
+			if (end == line || *end || n > UINT32_MAX)
+				return -1;
+			*number = (uint32_t) n;
+		} else {
+			while (isspace((unsigned char) *line))
+				line++;
+			if (*line)
+				return -1;
+		}
+		/* Only the steps and finish go backward.  */
+		return *reverse && *cmd <= btrc_goto ? -1 : 0;
+	}
+	return -1;
+}
+
+/* Commands from stdin, one a line; after each, where the cursor is:
+   "N\t0xPC", or "end\t0xPC" at the live end.  */
+static int bt_cmd_replay(const struct bt_tool *tool, struct bt_session *s)
+{
+	struct bt_replay *replay;
+	struct bt_diag diag;
+	char line[256];
+	int status = 0;
+
+	bt_diag_init(&diag);
+	if (tool->args[0]) {
+		fputs("ptbtrace: replay reads its commands from stdin\n",
+		      stderr);
+		return 2;
+	}
+	if (bt_replay_alloc(&replay, s->ftrace, s->image, &diag) < 0) {
+		fprintf(stderr, "%s\n", diag.text);
+		return 1;
+	}
+	while (fgets(line, sizeof(line), stdin)) {
+		enum bt_replay_cmd cmd;
+		uint32_t number = 0;
+		uint64_t pc;
+		int reverse, moved;
+
+		line[strcspn(line, "\r\n")] = 0;
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (bt_replay_parse(line, &cmd, &reverse, &number) < 0) {
+			fprintf(stderr, "ptbtrace: unknown replay command: "
+				"%s\n", line);
+			status = 1;
+			continue;
+		}
+		moved = bt_replay_move(replay, cmd, reverse, number, &diag);
+		if (moved < 0) {
+			fflush(stdout);
+			fprintf(stderr, "%s\n", diag.text);
+			status = 1;
+		}
+		bt_replay_position(replay, &number, &pc);
+		if (tool->json) {
+			printf("{\"command\": \"%s\", \"instruction\": ",
+			       line);
+			if (number)
+				printf("%u", number);
+			else
+				fputs("null", stdout);
+			printf(", \"pc\": \"0x%" PRIx64 "\", "
+			       "\"no_more_history\": %s}\n", pc,
+			       moved == 0 ? "true" : "false");
+		} else {
+			if (moved == 0)
+				puts("No more reverse-execution history.");
+			if (number)
+				printf("%u\t0x%" PRIx64 "\n", number, pc);
+			else
+				printf("end\t0x%" PRIx64 "\n", pc);
+		}
+		fflush(stdout);
+	}
+	bt_replay_free(replay);
+	return status;
 }
 
 static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
@@ -281,6 +417,8 @@ int main(int argc, char **argv)
 
 	if (strcmp(tool.command, "info") != 0 &&
 	    strcmp(tool.command, "call-history") != 0 &&
+	    strcmp(tool.command, "insn-history") != 0 &&
+	    strcmp(tool.command, "replay") != 0 &&
 	    strcmp(tool.command, "export") != 0) {
 		fprintf(stderr, "ptbtrace: unknown command '%s'\n",
 			tool.command);
@@ -296,8 +434,12 @@ int main(int argc, char **argv)
 		status = bt_cmd_info(&tool, &session);
 	else if (strcmp(tool.command, "export") == 0)
 		status = bt_cmd_export(&tool, &session);
+	else if (strcmp(tool.command, "insn-history") == 0)
+		status = bt_cmd_history(&tool, &session, 1);
+	else if (strcmp(tool.command, "replay") == 0)
+		status = bt_cmd_replay(&tool, &session);
 	else
-		status = bt_cmd_call_history(&tool, &session);
+		status = bt_cmd_history(&tool, &session, 0);
 	bt_session_close(&session);
 	return status;
 }

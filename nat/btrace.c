@@ -1,14 +1,17 @@
 #include "nat/btrace.h"
 #include "nat/cpu_info.h"
 #include "nat/emu/emu.h"
+#include "nat/perf_ring.h"
 #include "nat/process.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
 
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
@@ -57,9 +60,24 @@ static int nat_btrace_hw(struct nat_btrace *bt, pid_t tid, size_t size,
 	return err;
 }
 
+size_t nat_btrace_buffer_size(size_t size, size_t page_size)
+{
+	uint64_t bytes;
+	size_t pages = perf_ring_pages(size, page_size);
+
+	/* btrace-conf says the size in 32 bits: halve until it fits.  */
+	for (; pages; pages >>= 1) {
+		bytes = (uint64_t) pages * page_size;
+		if (bytes <= UINT_MAX)
+			return (size_t) bytes;
+	}
+	return 0;
+}
+
 static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 			  pid_t tid, size_t size, char *reason, size_t len)
 {
+	size_t page_size = (size_t) sysconf(_SC_PAGESIZE);
 	int err;
 
 	if (!proc->emu) {
@@ -76,8 +94,18 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 			return err;
 		}
 	}
-	err = emu_enable(proc->emu, tid, bt->format == btrace_format_pt ?
-			 emu_format_pt : emu_format_bts, size);
+	/* The sizes the kernel would give hardware tracing, so that GDB
+	   shows the same as with gdbserver; less if memory is short, as
+	   gdbserver takes what mmap grants.  */
+	err = -pse_range;
+	for (size = nat_btrace_buffer_size(size, page_size);
+	     size >= page_size; size /= 2) {
+		err = emu_enable(proc->emu, tid,
+				 bt->format == btrace_format_pt ?
+				 emu_format_pt : emu_format_bts, size);
+		if (err != -pse_nomem)
+			break;
+	}
 	if (err < 0) {
 		nat_reason(reason, len, ps_errstr(err));
 		return err;
@@ -159,8 +187,8 @@ int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread)
 	return 0;
 }
 
-/* Whether the emulator recorded anything since the last read; moves
-   the mark.  */
+/* Whether the emulator recorded PT since the last read; moves the
+   mark.  */
 static int nat_btrace_emu_moved(struct nat_thread *thread)
 {
 	struct emu_status st;
@@ -168,8 +196,7 @@ static int nat_btrace_emu_moved(struct nat_thread *thread)
 
 	if (emu_status(thread->proc->emu, thread->tid, &st) < 0)
 		return 1;
-	now = thread->btrace->format == btrace_format_pt ? st.bytes_recorded
-							 : st.blocks;
+	now = st.bytes_recorded;
 	if (now == thread->btrace->read_mark)
 		return 0;
 	thread->btrace->read_mark = now;
@@ -197,6 +224,9 @@ int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
 			struct perf_bts_blocks *blocks)
 {
 	struct nat_btrace *bt = thread->btrace;
+	static const enum emu_bts_read_type emu_types[] = {
+		emu_bts_read_all, emu_bts_read_new, emu_bts_read_delta,
+	};
 	struct emu_bts_block *emu_blocks = NULL;
 	long n;
 	int err = 0;
@@ -212,11 +242,9 @@ int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
 
 		return perf_bts_read(&bt->bts, blocks, types[type], pc);
 	}
-	if (type == nat_btrace_read_delta)
-		return -pse_unsupported;
-	if (!nat_btrace_emu_moved(thread) && type == nat_btrace_read_new)
-		return 0;
-	n = emu_read_bts(thread->proc->emu, thread->tid, false, &emu_blocks);
+	/* GDB's view of BTS: the newest block ends at the stop pc.  */
+	n = emu_read_bts(thread->proc->emu, thread->tid, emu_types[type], true,
+			 &emu_blocks);
 	if (n < 0)
 		return (int) n;
 	for (long i = 0; i < n && !err; i++)
@@ -259,7 +287,8 @@ int nat_btrace_status(const struct nat_thread *thread,
 			return err;
 		st->recorded = bt->format == btrace_format_pt ?
 			es.bytes_recorded : es.blocks;
-		st->held = es.bytes_held;
+		st->held = bt->format == btrace_format_pt ? es.bytes_held
+							  : es.blocks_held;
 		st->wraps = es.wraps;
 		break;
 	}

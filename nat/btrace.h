@@ -39,7 +39,7 @@ struct nat_btrace {
 	enum btrace_format format;
 	enum nat_btrace_kind kind;
 	size_t size;               /* the buffer size in use */
-	uint64_t read_mark;        /* emulated: what was recorded at the
+	uint64_t read_mark;        /* emulated PT: bytes recorded at the
 				      last read, for "new" */
 	struct perf_pt pt;
 	struct perf_bts bts;
@@ -55,6 +55,12 @@ struct nat_btrace_status {
 };
 
 const char *nat_btrace_kind_name(enum nat_btrace_kind kind);
+
+/* The buffer size hardware tracing gets for a request of SIZE bytes
+   (gdbserver's rule, which the emulator follows too): whole pages, at
+   least one, a power of two of them, halved while above 32 bits.  0 if
+   PAGE_SIZE is no power of two.  */
+size_t nat_btrace_buffer_size(size_t size, size_t page_size);
 
 /* Start tracing THREAD (stopped) in FORMAT with a buffer of SIZE bytes.
    On failure REASON says why, in words for the client.  */

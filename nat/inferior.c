@@ -76,6 +76,34 @@ static int nat_shell_quote(struct ps_buf *cmd, const char *arg)
 	return err;
 }
 
+/* Without a shell, the wrapper's words (split at blanks) come before
+   ARGV; NULL when out of memory.  */
+static char **nat_wrapper_argv(const char *wrapper, char *const argv[])
+{
+	size_t nwords = 0, nargs = 0, i = 0;
+	char *copy = strdup(wrapper), *save = NULL, *word, **out;
+
+	if (!copy)
+		return NULL;
+	for (const char *p = wrapper; *p; p++)
+		if (*p != ' ' && *p != '\t' && (p == wrapper || p[-1] == ' ' ||
+						 p[-1] == '\t'))
+			nwords++;
+	while (argv[nargs])
+		nargs++;
+	out = calloc(nwords + nargs + 1, sizeof(*out));
+	if (!out) {
+		free(copy);
+		return NULL;
+	}
+	for (word = strtok_r(copy, " \t", &save); word;
+	     word = strtok_r(NULL, " \t", &save))
+		out[i++] = word;
+	for (size_t j = 0; j < nargs; j++)
+		out[i++] = argv[j];
+	return out;
+}
+
 static void nat_child_exec(const struct nat_start_opts *opts,
 			   char *const argv[], int errfd)
 {
@@ -110,6 +138,11 @@ static void nat_child_exec(const struct nat_start_opts *opts,
 			shell = "/bin/sh";
 		ps_buf_init(&cmd);
 		ps_buf_puts(&cmd, "exec ");
+		/* The wrapper as the user wrote it: its quoting is theirs.  */
+		if (opts->wrapper) {
+			ps_buf_puts(&cmd, opts->wrapper);
+			ps_buf_putc(&cmd, ' ');
+		}
 		for (int i = 0; argv[i]; i++) {
 			if (i)
 				ps_buf_putc(&cmd, ' ');
@@ -120,6 +153,12 @@ static void nat_child_exec(const struct nat_start_opts *opts,
 		sh_argv[2] = cmd.data;
 		sh_argv[3] = NULL;
 		execve(shell, sh_argv, envp);
+	} else if (opts->wrapper) {
+		char **wargv = nat_wrapper_argv(opts->wrapper, argv);
+
+		if (wargv)
+			execvpe(wargv[0], wargv, envp);
+		errno = wargv ? errno : ENOMEM;
 	} else {
 		execvpe(argv[0], argv, envp);
 	}
@@ -161,8 +200,10 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 	n = read(pipefd[0], &child_errno, sizeof(child_errno));
 	close(pipefd[0]);
 
-	/* The shell's exec, then the program's, each stop with SIGTRAP.  */
-	traps = target->start.startup_with_shell ? 2 : 1;
+	/* The shell's exec, the wrapper's, then the program's, each stop
+	   with SIGTRAP.  */
+	traps = 1 + (target->start.startup_with_shell ? 1 : 0) +
+		(target->start.wrapper ? 1 : 0);
 	for (int seen = 0; seen < traps;) {
 		if (nat_waitpid(pid, &ws, 0) < 0)
 			return -pse_io;
@@ -189,6 +230,8 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 		kill(pid, SIGKILL);
 		return -pse_nomem;
 	}
+	thread->stop_known = 1;
+	thread->last_sig = SIGTRAP;
 	nat_debug(target, "created process %d", (int) pid);
 	*pidp = pid;
 	return 0;
@@ -262,6 +305,8 @@ int nat_attach(struct nat_target *target, pid_t pid)
 		closedir(dir);
 	} while (added);
 
+	/* The first stop the client hears of is the leader's.  */
+	proc->threads->stop_known = 1;
 	nat_debug(target, "attached to process %d", (int) pid);
 	return 0;
 }
@@ -280,6 +325,10 @@ int nat_detach(struct nat_target *target, pid_t pid)
 
 	if (!proc)
 		return -pse_noproc;
+	/* Non-stop: threads may run; stop them so each can be let go.  */
+	nat_stop_process(target, proc);
+	if (nat_find_process(target, pid) != proc)
+		return 0;  /* it exited meanwhile */
 	nat_clean_process(proc);
 	for (struct nat_thread *t = proc->threads; t; t = t->next) {
 		int sig = t->deliver_sig;
@@ -334,4 +383,20 @@ int nat_interrupt(struct nat_target *target)
 	if (!proc->attached && kill(-proc->pid, SIGINT) == 0)
 		return 0;
 	return kill(proc->pid, SIGINT) < 0 ? -pse_noproc : 0;
+}
+
+void nat_hold_stopped(struct nat_target *target, pid_t pid, int all)
+{
+	for (struct nat_process *p = target->procs; p; p = p->next) {
+		if (pid != -1 && p->pid != pid)
+			continue;
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			if (t->resumed || t->has_pending ||
+			    (t->stop_known && !all))
+				continue;
+			t->resumed = 1;
+			t->resume_kind = nat_resume_cont;
+			t->stop_known = 0;
+		}
+	}
 }

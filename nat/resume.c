@@ -1,11 +1,16 @@
-/* Resuming threads as the client's vCont actions say.  */
+/* Resuming threads as the client's vCont actions say, in all-stop and
+   in non-stop.  */
 #include "nat/process.h"
 #include "nat/emu/emu.h"
 #include "nat/wait_status.h"
 #include "common/ps_error.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 int nat_thread_resume(struct nat_thread *thread, enum nat_resume_kind kind,
 		      int sig)
@@ -54,10 +59,74 @@ static const struct nat_resume *nat_match(const struct nat_thread *thread,
 	return NULL;
 }
 
+/* Non-stop vCont;t for THREAD: a running one gets a SIGSTOP that
+   nat_poll_event reports; one with an event pending reports that.  */
+static void nat_request_stop(struct nat_thread *t)
+{
+	if (!t->resumed || t->stop_requested)
+		return;  /* the client has it stopped, or asked already */
+	t->stop_requested = 1;
+	if (t->has_pending)
+		return;
+	if (t->state == nat_thread_running) {
+		if (!t->stop_expected) {
+			syscall(SYS_tgkill, t->proc->pid, t->tid, SIGSTOP);
+			t->stop_expected = 1;
+		}
+		return;
+	}
+	/* Held stopped inside the stub: it is stopped already.  */
+	t->has_pending = 1;
+	t->pending_status = W_STOPCODE(SIGSTOP);
+	t->pending_reason = nat_stop_none;
+}
+
+/* Non-stop: every thread an action names, on its own; the rest are
+   left running or stopped as they are.  A thread with an event pending
+   stays stopped: nat_poll_event reports the event.  */
+static int nat_resume_non_stop(struct nat_target *target,
+			       const struct nat_resume *actions, size_t count)
+{
+	int err = 0;
+
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			const struct nat_resume *a = nat_match(t, actions, count);
+			int e;
+
+			if (!a)
+				continue;
+			if (a->kind == nat_resume_stop) {
+				nat_request_stop(t);
+				continue;
+			}
+			if (t->resumed &&
+			    (t->state == nat_thread_running || t->has_pending))
+				continue;  /* running already */
+			t->resumed = 1;
+			t->resume_kind = a->kind;
+			t->stepping = a->kind == nat_resume_step;
+			t->stop_requested = 0;
+			t->stop_known = 0;
+			t->last_sig = 0;
+			if (a->sig)
+				t->deliver_sig = a->sig;
+			if (t->has_pending)
+				continue;
+			e = nat_thread_resume(t, a->kind, 0);
+			if (e < 0 && !err)
+				err = e;
+		}
+	return err;
+}
+
 int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 	       size_t count)
 {
 	int any_pending = 0, err = 0;
+
+	if (target->non_stop)
+		return nat_resume_non_stop(target, actions, count);
 
 	for (struct nat_process *p = target->procs; p; p = p->next)
 		for (struct nat_thread *t = p->threads; t; t = t->next) {

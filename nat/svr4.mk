@@ -4,7 +4,9 @@ noinst_LIBRARIES += nat/libpsinfo.a
 nat_libpsinfo_a_SOURCES = \
 	nat/auxv.c nat/auxv.h \
 	nat/procinfo.c nat/procinfo.h \
-	nat/svr4.c nat/svr4.h
+	nat/svr4.c nat/svr4.h \
+	nat/osdata.c nat/osdata.h \
+	nat/osdata_sys.c nat/osdata_sys.h
 
 check_PROGRAMS += testsuite/unit/auxv_test
 TESTS += testsuite/unit/auxv_test
@@ -25,3 +27,15 @@ TESTS += testsuite/unit/svr4_test
 testsuite_unit_svr4_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 testsuite_unit_svr4_test_LDADD = nat/libpsinfo.a nat/libpsmem.a \
 	common/libpscommon.a $(CRITERION_LIBS)
+
+check_PROGRAMS += testsuite/unit/osdata_test
+TESTS += testsuite/unit/osdata_test
+testsuite_unit_osdata_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+testsuite_unit_osdata_test_LDADD = nat/libpsinfo.a common/libpscommon.a \
+	$(CRITERION_LIBS)
+
+check_PROGRAMS += testsuite/unit/osdata_sys_test
+TESTS += testsuite/unit/osdata_sys_test
+testsuite_unit_osdata_sys_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+testsuite_unit_osdata_sys_test_LDADD = nat/libpsinfo.a common/libpscommon.a \
+	$(CRITERION_LIBS)

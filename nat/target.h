@@ -1,6 +1,7 @@
 /* The Linux native target: the processes and threads ptstub controls
-   through ptrace, with gdbserver's all-stop semantics.  The server layer
-   above speaks only to this interface.  */
+   through ptrace, with gdbserver's all-stop semantics, or its non-stop
+   ones (each thread stops and runs on its own).  The server layer above
+   speaks only to this interface.  */
 #ifndef NAT_TARGET_H
 #define NAT_TARGET_H
 
@@ -80,6 +81,14 @@ struct nat_thread {
 	int stop_expected;
 	/* The client resumed it last time (vCont named it).  */
 	int resumed;
+	/* Non-stop: the client asked it to stop (vCont;t); its SIGSTOP is
+	   reported, as signal 0.  */
+	int stop_requested;
+	/* The client was told it stopped (its own event, or all-stop
+	   stopping everything), and with which host signal (0: along with
+	   another thread): what '?' in non-stop reports.  */
+	int stop_known;
+	int last_sig;
 	enum nat_resume_kind resume_kind;
 	/* Its last resume was a single-step.  */
 	int stepping;
@@ -120,6 +129,9 @@ struct nat_start_opts {
 	int startup_with_shell;
 	const char *shell;          /* NULL: $SHELL, else /bin/sh */
 	const char *cwd;            /* NULL: ptstub's own */
+	/* --wrapper: a command the program is run through ("env A=1"),
+	   words the shell splits; NULL for none.  */
+	const char *wrapper;
 	char *const *envp;          /* NULL: ptstub's own environment */
 	/* The client talks over our stdin/stdout: the program gets
 	   /dev/null and our stderr instead.  */
@@ -129,6 +141,9 @@ struct nat_start_opts {
 struct nat_target {
 	struct nat_process *procs;
 	struct nat_start_opts start;
+
+	/* Non-stop: an event stops only its own thread (QNonStop:1).  */
+	int non_stop;
 
 	/* Which events the client asked to see (qSupported).  */
 	int report_fork, report_vfork, report_exec;
@@ -184,6 +199,10 @@ int nat_detach(struct nat_target *target, pid_t pid);
 /* Kill PID and reap it.  */
 int nat_kill(struct nat_target *target, pid_t pid);
 
+/* All-stop: the threads no action names stay stopped, and nothing runs
+   while one of the resumed threads has an event to report.  Non-stop:
+   each named thread on its own; nat_resume_stop stops a running one
+   (reported by nat_poll_event), other threads are left as they are.  */
 int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 	       size_t count);
 
@@ -202,6 +221,33 @@ int nat_wait(struct nat_target *target, struct nat_event *event,
 /* Stop every running thread quietly (the client left while it ran);
    what they report meanwhile stays pending.  */
 void nat_stop(struct nat_target *target);
+
+/* Stop every running thread of PROC quietly (non-stop detach); what
+   they report meanwhile stays pending.  */
+void nat_stop_process(struct nat_target *target, struct nat_process *proc);
+
+/* Non-stop: let the client take the stopped threads of PID (-1: of
+   every process) that it was not told stopped (ALL: every one) as
+   running, as gdbserver has them after attaching: each stays stopped,
+   and a vCont;t reports it (signal 0) at once.  */
+void nat_hold_stopped(struct nat_target *target, pid_t pid, int all);
+
+/* Non-stop mode on or off.  Going back to all-stop stops every running
+   thread quietly, as all-stop expects between packets.  */
+void nat_set_non_stop(struct nat_target *target, int on);
+
+/* Non-stop: take what the kernel has without blocking and return 1
+   with the next EVENT to report (only its thread stopped for the
+   client; the others keep running), or 0 when there is none yet.  */
+int nat_poll_event(struct nat_target *target, struct nat_event *event);
+
+/* The fd that becomes readable when an inferior may have an event
+   (for nat_poll_event's caller to poll).  */
+int nat_event_fd(const struct nat_target *target);
+
+/* Non-stop: resume THREAD as the client last asked, without a report
+   (a breakpoint condition was false).  */
+int nat_continue_thread(struct nat_target *target, struct nat_thread *thread);
 
 /* Stop the inferior as a Ctrl-C would: SIGINT to the first process.  */
 int nat_interrupt(struct nat_target *target);

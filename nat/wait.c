@@ -1,5 +1,6 @@
 /* Taking wait statuses from the kernel, deciding which the client must
-   see, and all-stop: when one thread has an event, every thread stops.  */
+   see, and all-stop: when one thread has an event, every thread stops.
+   In non-stop (nat_poll_event, at the end) only that thread stops.  */
 #define _GNU_SOURCE
 #include "nat/process.h"
 #include "nat/emu/emu.h"
@@ -312,6 +313,11 @@ static int nat_handle_status(struct nat_target *target,
 
 	if (sig == SIGSTOP && thread->stop_expected) {
 		thread->stop_expected = 0;
+		/* Non-stop vCont;t: this SIGSTOP is the stop the client asked.  */
+		if (thread->stop_requested) {
+			nat_set_pending(thread, status, nat_stop_none);
+			return nat_reportable;
+		}
 		nat_resume_quietly(thread, stopping);
 		return nat_consumed;
 	}
@@ -379,6 +385,19 @@ static void nat_stop_all(struct nat_target *target)
 	}
 }
 
+/* Non-stop: run again the threads nat_stop_all paused (the client
+   still has them running and nothing of theirs is pending), but EXCEPT.  */
+static void nat_unpause(struct nat_target *target,
+			const struct nat_thread *except)
+{
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next)
+			if (t != except && t->resumed && !t->has_pending &&
+			    t->state == nat_thread_stopped &&
+			    t->resume_kind != nat_resume_stop)
+				nat_thread_resume(t, t->resume_kind, 0);
+}
+
 int nat_step_over_breakpoint(struct nat_target *target,
 			     struct nat_thread *thread)
 {
@@ -390,9 +409,12 @@ int nat_step_over_breakpoint(struct nat_target *target,
 	/* The emulator runs the instruction under any site itself.  */
 	if (proc->emu || !site || !(site->owners & int3_owner_gdb))
 		return 0;
+	/* Non-stop: nobody else may run past the site while it is out.  */
+	if (target->non_stop)
+		nat_stop_all(target);
 	err = int3_remove(&proc->int3s, &proc->mem, pc, int3_owner_gdb);
 	if (err < 0)
-		return err;
+		goto out;
 	thread->resumed = 1;
 	err = nat_thread_resume(thread, nat_resume_step, 0);
 	while (!err && thread->state == nat_thread_running) {
@@ -407,12 +429,17 @@ int nat_step_over_breakpoint(struct nat_target *target,
 			thread->regs_valid = 0;
 			break;
 		}
-		if (nat_handle_status(target, thread, status, 1) == nat_gone)
-			return 0;
+		if (nat_handle_status(target, thread, status, 1) == nat_gone) {
+			thread = NULL;
+			break;
+		}
 	}
 	/* The site is the process's again, whatever happened.  */
 	if (nat_find_process(target, proc->pid) == proc)
 		int3_insert(&proc->int3s, &proc->mem, pc, int3_owner_gdb);
+out:
+	if (target->non_stop)
+		nat_unpause(target, thread);
 	return err;
 }
 
@@ -421,8 +448,10 @@ void nat_stop(struct nat_target *target)
 	nat_collect(target);
 	nat_stop_all(target);
 	for (struct nat_process *p = target->procs; p; p = p->next)
-		for (struct nat_thread *t = p->threads; t; t = t->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			t->resumed = 0;
+			t->stop_known = 1;
+		}
 }
 
 /* The next thread whose event the client should hear: a stepping one
@@ -433,7 +462,14 @@ static struct nat_thread *nat_pick_event(struct nat_target *target)
 
 	for (struct nat_process *p = target->procs; p; p = p->next)
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
-			if (!t->has_pending || !t->resumed)
+			if (!t->has_pending)
+				continue;
+			/* Non-stop: a process's end is news even for a thread
+			   the client holds stopped (another one exited).  */
+			if (!t->resumed &&
+			    !(target->non_stop &&
+			      (WIFEXITED(t->pending_status) ||
+			       WIFSIGNALED(t->pending_status))))
 				continue;
 			if (t->stepping)
 				return t;
@@ -460,9 +496,13 @@ static void nat_fill_event(struct nat_target *target,
 {
 	struct nat_process *proc = thread->proc;
 	int status = thread->pending_status;
+	int requested = thread->stop_requested;
 	char path[64];
 	ssize_t n;
 
+	thread->stop_requested = 0;
+	thread->stop_known = 1;
+	thread->last_sig = SIGTRAP;
 	memset(ev, 0, offsetof(struct nat_event, path));
 	ev->path[0] = '\0';
 	ev->pid = proc->pid;
@@ -498,6 +538,10 @@ static void nat_fill_event(struct nat_target *target,
 	}
 	ev->kind = nat_ev_stopped;
 	ev->sig = WSTOPSIG(status);
+	/* A stop the client asked for is reported as signal 0.  */
+	if (requested && ev->sig == SIGSTOP)
+		ev->sig = 0;
+	thread->last_sig = ev->sig;
 	ev->reason = thread->pending_reason;
 	ev->data_addr = thread->pending_data_addr;
 }
@@ -514,15 +558,21 @@ int nat_wait(struct nat_target *target, struct nat_event *ev,
 		thread = nat_pick_event(target);
 		if (thread && nat_event_is_stale(thread)) {
 			thread->has_pending = 0;
-			nat_resume_quietly(thread, 0);
+			/* nat_resume held every thread back for this event:
+			   with no other one left, all of them go on.  */
+			if (!nat_pick_event(target))
+				nat_unpause(target, NULL);
 			continue;
 		}
 		if (thread) {
 			nat_stop_all(target);
 			nat_fill_event(target, thread, ev);
+			/* All-stop: the client takes every thread as stopped.  */
 			for (struct nat_process *p = target->procs; p; p = p->next)
-				for (struct nat_thread *t = p->threads; t; t = t->next)
+				for (struct nat_thread *t = p->threads; t; t = t->next) {
 					t->resumed = 0;
+					t->stop_known = 1;
+				}
 			return 0;
 		}
 		if (!nat_first_running(target)) {
@@ -558,4 +608,82 @@ int nat_wait(struct nat_target *target, struct nat_event *ev,
 				nat_interrupt(target);
 		}
 	}
+}
+
+void nat_stop_process(struct nat_target *target, struct nat_process *proc)
+{
+	int status;
+
+	for (struct nat_thread *t = proc->threads; t; t = t->next)
+		if (t->state == nat_thread_running && !t->stop_expected) {
+			syscall(SYS_tgkill, proc->pid, t->tid, SIGSTOP);
+			t->stop_expected = 1;
+		}
+	for (;;) {
+		struct nat_thread *thread = NULL;
+
+		for (struct nat_thread *t = proc->threads; t && !thread;
+		     t = t->next)
+			if (t->state == nat_thread_running)
+				thread = t;
+		if (!thread)
+			return;
+		if (nat_waitpid(thread->tid, &status, 0) < 0) {
+			thread->state = nat_thread_stopped;
+			if (thread->tid != proc->pid)
+				nat_remove_thread(proc, thread);
+			continue;
+		}
+		nat_handle_status(target, thread, status, 1);
+	}
+}
+
+void nat_set_non_stop(struct nat_target *target, int on)
+{
+	if (target->non_stop && !on)
+		nat_stop(target);
+	target->non_stop = on;
+}
+
+int nat_event_fd(const struct nat_target *target)
+{
+	return target->sigchld_fd;
+}
+
+int nat_poll_event(struct nat_target *target, struct nat_event *ev)
+{
+	struct signalfd_siginfo info;
+
+	/* Drain first: a SIGCHLD after this makes the fd readable again.  */
+	while (read(target->sigchld_fd, &info, sizeof(info)) > 0)
+		;
+	for (;;) {
+		struct nat_thread *thread;
+
+		nat_collect(target);
+		thread = nat_pick_event(target);
+		if (!thread)
+			return 0;
+		if (nat_event_is_stale(thread)) {
+			thread->has_pending = 0;
+			if (!thread->stop_requested) {
+				nat_resume_quietly(thread, 0);
+				continue;
+			}
+			/* It is stopped, as the client asked meanwhile.  */
+			nat_set_pending(thread, W_STOPCODE(SIGSTOP),
+					nat_stop_none);
+		}
+		/* Only this thread stops for the client.  */
+		thread->resumed = 0;
+		nat_fill_event(target, thread, ev);
+		return 1;
+	}
+}
+
+int nat_continue_thread(struct nat_target *target, struct nat_thread *thread)
+{
+	(void) target;
+	thread->resumed = 1;
+	return nat_thread_resume(thread, thread->resume_kind, 0);
 }

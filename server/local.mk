@@ -6,7 +6,10 @@ server_libpsserver_a_SOURCES = \
 	server/srv_settings.c server/srv_regs.c server/srv_memory.c \
 	server/srv_break.c server/srv_threads.c server/srv_resume.c \
 	server/srv_process.c server/srv_monitor.c server/srv_qxfer.c \
-	server/srv_btrace.c server/srv_btrace_save.c
+	server/srv_btrace.c server/srv_btrace_save.c \
+	server/srv_osdata.c server/srv_osdata.h \
+	server/srv_osdata_sys.c server/srv_osdata_sys.h \
+	server/srv_notif.c server/srv_notif.h server/srv_nonstop.c
 
 bin_PROGRAMS += ptstub
 ptstub_SOURCES = server/main.c

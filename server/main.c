@@ -3,6 +3,7 @@
 #include "server/server.h"
 #include "server/rsp_listen.h"
 #include "nat/btrace.h"
+#include "common/ps_buf.h"
 #include "common/ps_error.h"
 
 #include <errno.h>
@@ -39,12 +40,18 @@ static void usage(FILE *out)
 	      "  --no-disable-randomization\n"
 	      "                        Run PROG with address randomization off (the\n"
 	      "                        default) or on.\n"
+	      "  --wrapper WRAPPER --  Run new programs through WRAPPER (a command\n"
+	      "                        and its arguments, e.g. env A=1).\n"
 	      "  --btrace-source=SRC   Where branch traces come from: auto (the\n"
 	      "                        default: the hardware when present, else\n"
 	      "                        the trace emulator), hardware or emulated.\n"
+	      "  --disable-packet=LIST Act as an older stub (for GDB's testsuite):\n"
+	      "                        vCont, Tthread, qC, qfThreadInfo, T, threads.\n"
 	      "  --debug               Log what the native layer does.\n"
 	      "  --remote-debug        Log every packet.\n"
 	      "  --debug-file=FILE     Write the logs to FILE instead of stderr.\n"
+	      "  --selftest            Say that ptstub has no built-in self tests\n"
+	      "                        (its unit tests are `make check`).\n"
 	      "  --help                Print this message and exit.\n"
 	      "  --version             Print the version and exit.\n", out);
 }
@@ -52,7 +59,8 @@ static void usage(FILE *out)
 enum {
 	opt_once = 256, opt_multi, opt_attach, opt_debug, opt_remote_debug,
 	opt_debug_file, opt_help, opt_version, opt_shell, opt_no_shell,
-	opt_norandom, opt_random, opt_btrace_source,
+	opt_norandom, opt_random, opt_btrace_source, opt_wrapper, opt_selftest,
+	opt_disable_packet,
 };
 
 static const struct option options[] = {
@@ -69,8 +77,29 @@ static const struct option options[] = {
 	{ "disable-randomization", no_argument, NULL, opt_norandom },
 	{ "no-disable-randomization", no_argument, NULL, opt_random },
 	{ "btrace-source", required_argument, NULL, opt_btrace_source },
+	{ "disable-packet", required_argument, NULL, opt_disable_packet },
+	{ "wrapper", no_argument, NULL, opt_wrapper },
+	{ "selftest", no_argument, NULL, opt_selftest },
 	{ NULL, 0, NULL, 0 },
 };
+
+/* --wrapper takes the words up to "--", as gdbserver's does; joined with
+   blanks into WRAPPER for the shell.  Returns the index after "--", or
+   -1 for no words or no "--".  */
+static int parse_wrapper(int argc, char **argv, int i, struct ps_buf *wrapper)
+{
+	int first = i;
+
+	ps_buf_reset(wrapper);
+	for (; i < argc && strcmp(argv[i], "--"); i++) {
+		if (i > first)
+			ps_buf_putc(wrapper, ' ');
+		ps_buf_puts(wrapper, argv[i]);
+	}
+	if (i == first || i == argc)
+		return -1;
+	return i + 1;
+}
 
 /* A process ptstub started dies with the session; one it attached to
    is let go, as gdbserver does.  */
@@ -96,6 +125,9 @@ int main(int argc, char **argv)
 	int btrace_policy = nat_btrace_auto;
 	const char *comm;
 	pid_t attach_pid = 0;
+	struct ps_buf wrapper;
+
+	ps_buf_init(&wrapper);
 
 	while ((c = getopt_long(argc, argv, "+", options, NULL)) != -1) {
 		switch (c) {
@@ -134,6 +166,31 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			break;
+		case opt_selftest:
+			/* gdbserver's answer when built without self tests:
+			   ptstub's are the unit tests `make check` runs.  */
+			puts("Selftests have been disabled for this build.");
+			return 1;
+		case opt_wrapper:
+			optind = parse_wrapper(argc, argv, optind, &wrapper);
+			if (optind < 0) {
+				usage(stderr);
+				return 1;
+			}
+			break;
+		case opt_disable_packet: {
+			const char *bad;
+			size_t n;
+
+			/* GDB's testsuite emulates old stubs with this.  */
+			if (srv_parse_disable(optarg, &opts.disabled, &bad,
+					      &n) < 0) {
+				fprintf(stderr, "Don't know how to disable "
+					"\"%.*s\".\n", (int) n, bad);
+				return 1;
+			}
+			break;
+		}
 		default: usage(stderr); return 1;
 		}
 	}
@@ -142,6 +199,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	comm = argv[optind++];
+	/* gdbserver still takes --attach after COMM, its old place.  */
+	if (optind < argc && !strcmp(argv[optind], "--attach")) {
+		attach = 1;
+		optind++;
+	}
 	if (attach) {
 		char *end;
 		long pid;
@@ -170,12 +232,23 @@ int main(int argc, char **argv)
 	target.start.startup_with_shell = shell;
 	target.start.disable_randomization = norandom;
 	target.btrace_policy = btrace_policy;
+	target.start.wrapper = wrapper.len ? wrapper.data : NULL;
 	if (opts.debug)
 		target.debug = opts.debug_file ? opts.debug_file : stderr;
 	opts.stdio = !strcmp(comm, "-") || !strcmp(comm, "stdio");
 	target.start.keep_stdio_free = opts.stdio;
 	srv_init(&srv, &target, &opts);
 	srv.program_argv = optind < argc ? &argv[optind] : NULL;
+
+	/* Like gdbserver: a COMM that cannot be listened on is reported
+	   before any program starts.  */
+	rsp_listen_init(&listener);
+	err = rsp_listen_open(&listener, comm);
+	if (err < 0) {
+		fprintf(stderr, "%s\n", rsp_listen_error(&listener));
+		fprintf(stderr, "Exiting\n");
+		return 1;
+	}
 
 	if (attach)
 		err = srv_attach_program(&srv, attach_pid);
@@ -185,18 +258,7 @@ int main(int argc, char **argv)
 		err = 0;
 	if (err < 0) {
 		fprintf(stderr, "Exiting\n");
-		return 1;
-	}
-
-	rsp_listen_init(&listener);
-	err = rsp_listen_open(&listener, comm);
-	if (err < 0) {
-		if (err == -pse_busy)
-			fprintf(stderr, "Can't bind address: Address already in use.\n");
-		else
-			fprintf(stderr, "Can't open %s: %s.\n", comm, ps_errstr(err));
-		fprintf(stderr, "Exiting\n");
-		release_all(&target);
+		rsp_listen_fini(&listener);
 		return 1;
 	}
 	if (!opts.stdio)
@@ -239,8 +301,11 @@ int main(int argc, char **argv)
 	}
 
 	release_all(&target);
+	srv_process_fini(&srv);
+	srv_monitor_fini(&srv);
 	srv_fini(&srv);
 	rsp_listen_fini(&listener);
 	nat_target_fini(&target);
+	ps_buf_fini(&wrapper);
 	return 0;
 }

@@ -405,6 +405,28 @@ int rsp_send_packet(struct rsp_conn *conn, const void *payload, size_t len)
 	}
 }
 
+int rsp_send_notification(struct rsp_conn *conn, const char *name,
+			  const void *payload, size_t len)
+{
+	struct ps_buf frame;
+	int err;
+
+	ps_buf_init(&frame);
+	err = ps_buf_printf(&frame, "%%%s:", name);
+	if (!err)
+		err = ps_buf_append(&frame, payload, len);
+	if (!err)
+		err = ps_buf_printf(&frame, "#%02x",
+				    ps_checksum(frame.data + 1, frame.len - 1));
+	if (!err)
+		err = conn_write(conn, frame.data, frame.len);
+	if (!err)
+		log_packet(conn, "putpkt", "putpkt", frame.data, frame.len,
+			   "[notif]");
+	ps_buf_fini(&frame);
+	return err;
+}
+
 int rsp_send_str(struct rsp_conn *conn, const char *payload)
 {
 	return rsp_send_packet(conn, payload, strlen(payload));

@@ -65,6 +65,11 @@ int rsp_read_packet(struct rsp_conn *conn, struct ps_buf *payload);
    closed the connection), -pse_io, or -pse_nomem.  */
 int rsp_send_packet(struct rsp_conn *conn, const void *payload, size_t len);
 
+/* Send an asynchronous notification "%NAME:PAYLOAD#xx" (non-stop's
+   %Stop).  GDB acks none: nothing is awaited.  */
+int rsp_send_notification(struct rsp_conn *conn, const char *name,
+			  const void *payload, size_t len);
+
 /* rsp_send_packet of a NUL-terminated string.  */
 int rsp_send_str(struct rsp_conn *conn, const char *payload);
 

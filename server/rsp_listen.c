@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "server/rsp_listen.h"
+#include "server/comm_addr.h"
 #include "common/ps_error.h"
 
 #include <errno.h>
@@ -17,6 +18,7 @@ void rsp_listen_init(struct rsp_listener *l)
 	l->fd = -1;
 	l->port = -1;
 	l->stdio = 0;
+	l->error[0] = '\0';
 }
 
 void rsp_listen_close(struct rsp_listener *l)
@@ -41,58 +43,6 @@ int rsp_listen_is_stdio(const struct rsp_listener *l)
 int rsp_listen_port(const struct rsp_listener *l)
 {
 	return l->fd >= 0 ? l->port : -pse_invalid;
-}
-
-/* Split COMM into host (empty for none), port text and address family.  */
-static int split_comm(const char *comm, char *host, size_t hostlen,
-		      const char **port, int *family)
-{
-	const char *colon;
-	size_t n;
-
-	*family = AF_UNSPEC;
-	if (!strncmp(comm, "tcp:", 4)) {
-		comm += 4;
-	} else if (!strncmp(comm, "tcp4:", 5)) {
-		comm += 5;
-		*family = AF_INET;
-	} else if (!strncmp(comm, "tcp6:", 5)) {
-		comm += 5;
-		*family = AF_INET6;
-	}
-
-	if (comm[0] == '[') {
-		const char *close = strchr(comm, ']');
-
-		if (!close || close[1] != ':')
-			return -pse_invalid;
-		n = (size_t) (close - comm - 1);
-		comm++;
-		colon = close + 1;
-	} else {
-		colon = strrchr(comm, ':');
-		n = colon ? (size_t) (colon - comm) : 0;
-	}
-	if (n >= hostlen)
-		return -pse_invalid;
-	memcpy(host, comm, n);
-	host[n] = '\0';
-	*port = colon ? colon + 1 : comm;
-	return 0;
-}
-
-static int parse_port(const char *text)
-{
-	char *end;
-	long v;
-
-	if (!*text || strspn(text, "0123456789") != strlen(text))
-		return -pse_invalid;
-	errno = 0;
-	v = strtol(text, &end, 10);
-	if (errno || v > 65535)
-		return -pse_invalid;
-	return (int) v;
 }
 
 /* One bind attempt; returns the socket or a negative ps code.  */
@@ -133,37 +83,47 @@ static int bound_port(int fd)
 	return -pse_io;
 }
 
+static int listen_fail(struct rsp_listener *l, int err, const char *fmt,
+		       const char *a, const char *b)
+{
+	snprintf(l->error, sizeof(l->error), fmt, a, b);
+	return err;
+}
+
 int rsp_listen_open(struct rsp_listener *l, const char *comm)
 {
 	struct addrinfo hints, *res, *ai;
-	char host[256];
-	const char *port;
-	int family, err, fd = -pse_io, saved = 0;
+	struct comm_addr addr;
+	int err, fd = -pse_io, saved = 0;
 
 	rsp_listen_close(l);
 	l->stdio = 0;
-	if (!strcmp(comm, "-") || !strcmp(comm, "stdio")) {
+	l->error[0] = '\0';
+	err = comm_addr_parse(&addr, comm);
+	if (err < 0)
+		return listen_fail(l, err, "%s%s", addr.error, "");
+	if (addr.kind == comm_stdio) {
 		l->stdio = 1;
 		return 0;
 	}
-	err = split_comm(comm, host, sizeof(host), &port, &family);
-	if (err < 0)
-		return err;
-	err = parse_port(port);
-	if (err < 0)
-		return err;
 
 	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = family;
+	hints.ai_family = addr.family;
 	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_protocol = IPPROTO_TCP;
 	hints.ai_flags = AI_NUMERICSERV;
-	if (!host[0])
-		strcpy(host, family == AF_INET6 ? "::1" : "127.0.0.1");
-	err = getaddrinfo(host, port, &hints, &res);
-	if (err == EAI_SYSTEM)
-		return -pse_io;
-	if (err)
-		return err == EAI_MEMORY ? -pse_nomem : -pse_notfound;
+	if (!addr.host[0])
+		strcpy(addr.host, addr.family == AF_INET6 ? "::1" : "127.0.0.1");
+	err = getaddrinfo(addr.host, addr.port, &hints, &res);
+	if (err) {
+		int code = err == EAI_SYSTEM ? -pse_io :
+			   err == EAI_MEMORY ? -pse_nomem : -pse_notfound;
+
+		/* gdbserver's words, which GDB's testsuite waits for.  */
+		return listen_fail(l, code, "%s: cannot resolve name: %s", comm,
+				   err == EAI_SYSTEM ? strerror(errno)
+						     : gai_strerror(err));
+	}
 
 	/* The first address that binds wins, as gdbserver does; "in use"
 	   is reported only if no address could be bound at all.  */
@@ -180,17 +140,28 @@ int rsp_listen_open(struct rsp_listener *l, const char *comm)
 		freeaddrinfo(res);
 		errno = bind_errno;
 	}
-	if (fd < 0)
-		return saved ? saved : fd;
+	if (fd < 0) {
+		err = saved ? saved : fd;
+		return listen_fail(l, err, "Can't bind address: %s%s",
+				   err == -pse_busy ? "Address already in use"
+						    : strerror(errno), ".");
+	}
 
 	err = bound_port(fd);
 	if (err < 0) {
+		listen_fail(l, err, "Can't determine port: %s%s",
+			    strerror(errno), ".");
 		close(fd);
 		return err;
 	}
 	l->fd = fd;
 	l->port = err;
 	return 0;
+}
+
+const char *rsp_listen_error(const struct rsp_listener *l)
+{
+	return l->error;
 }
 
 int rsp_listen_accept(struct rsp_listener *l, int *fd, char *host,

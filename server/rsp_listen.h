@@ -11,18 +11,22 @@ struct rsp_listener {
 	int fd;         /* the listening socket, or -1 */
 	int port;       /* the bound port, or -1 */
 	int stdio;      /* COMM was "-" or "stdio": use fds 0 and 1 */
+	char error[512];  /* why the last open failed, for the user */
 };
 
 void rsp_listen_init(struct rsp_listener *l);
 
-/* Listen as COMM says: "HOST:PORT" (HOST a name, an IPv4 address or a
-   bracketed IPv6 one, "[::1]:1234"; an optional "tcp:", "tcp4:" or
-   "tcp6:" prefix picks the family), ":PORT" or "PORT" (127.0.0.1), or
+/* Listen as COMM says (server/comm_addr.h): "HOST:PORT" (HOST a name,
+   an IPv4 address or an IPv6 one), ":PORT" or "PORT" (127.0.0.1), or
    "-" / "stdio" (no socket).  Port 0 picks a free port.  Returns 0,
    -pse_invalid for a malformed COMM, -pse_notfound for a host that does
    not resolve, -pse_busy if the address is in use, -pse_io otherwise
-   (errno says why).  */
+   (errno says why); rsp_listen_error then says it in gdbserver's
+   words.  */
 int rsp_listen_open(struct rsp_listener *l, const char *comm);
+
+/* The message for the last failed open ("" after a success).  */
+const char *rsp_listen_error(const struct rsp_listener *l);
 
 /* Whether the listener stands for stdin/stdout.  */
 int rsp_listen_is_stdio(const struct rsp_listener *l);

@@ -1,5 +1,5 @@
-/* A client connection: the packet loop, errors, and the selected
-   thread.  */
+/* A client connection: the packet loop (all-stop, or non-stop with
+   srv_nonstop.c), errors, and the selected thread.  */
 #include "server/server.h"
 #include "common/ps_error.h"
 #include "nat/amd64_regs.h"
@@ -25,6 +25,7 @@ int srv_init(struct srv *srv, struct nat_target *target,
 	ps_buf_init(&srv->xfer);
 	ps_buf_init(&srv->reply);
 	ps_buf_init(&srv->scratch);
+	srv_notif_queue_init(&srv->notifs);
 	return 0;
 }
 
@@ -37,6 +38,7 @@ void srv_fini(struct srv *srv)
 	ps_buf_fini(&srv->xfer);
 	ps_buf_fini(&srv->reply);
 	ps_buf_fini(&srv->scratch);
+	srv_notif_queue_fini(&srv->notifs);
 }
 
 int srv_prefix(const char *pkt, size_t len, const char *prefix)
@@ -121,7 +123,7 @@ static int srv_cond_read_reg(void *data, unsigned regno, uint64_t *value)
 /* A breakpoint hit whose conditions are all false is nobody's stop: step
    off it and run on as the client last asked, as gdbserver does.  A
    requested step always ends in a report.  */
-static int srv_condition_false(struct srv *srv, const struct nat_event *ev)
+int srv_condition_false(struct srv *srv, const struct nat_event *ev)
 {
 	struct nat_thread *thread;
 	struct ax_context ctx;
@@ -151,6 +153,9 @@ static int srv_condition_false(struct srv *srv, const struct nat_event *ev)
 	if (ev->reason == nat_stop_swbreak &&
 	    nat_step_over_breakpoint(srv->target, thread) < 0)
 		return 0;
+	/* Non-stop: only this thread stopped; it goes on as it went.  */
+	if (srv->non_stop)
+		return nat_continue_thread(srv->target, thread) == 0;
 	return nat_resume(srv->target, srv->resume, srv->nresume) == 0;
 }
 
@@ -206,6 +211,8 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	hostio_fini(&srv->hostio);
 	hostio_init(&srv->hostio);
 	srv->xfer_object[0] = '\0';
+	srv->non_stop = 0;
+	srv_notif_clear(&srv->notifs);
 	/* A new client inserts its breakpoints again, conditions too.  */
 	ax_conds_reset(&srv->conds_sw);
 	ax_conds_reset(&srv->conds_hw);
@@ -221,24 +228,102 @@ int srv_serve(struct srv *srv, struct rsp_conn *conn)
 	while (!srv->disconnect && !srv->exit_server) {
 		int res;
 
+		/* Non-stop: the inferior runs between packets too.  */
+		if (srv->non_stop) {
+			err = srv_nonstop_wait_packet(srv);
+			if (err < 0)
+				break;
+		}
 		err = rsp_read_packet(srv->conn, &pkt);
-		if (err == RSP_INTERRUPT)
-			continue;  /* nothing runs between packets */
+		if (err == RSP_INTERRUPT) {
+			/* All-stop: nothing runs between packets.  */
+			if (srv->non_stop)
+				nat_interrupt(srv->target);
+			continue;
+		}
 		if (err < 0)
 			break;
 
 		ps_buf_reset(&srv->reply);
-		res = srv_dispatch(srv, pkt.data, pkt.len);
+		if (srv_packet_disabled(srv, pkt.data, pkt.len))
+			res = srv_reply;
+		else
+			res = srv_dispatch(srv, pkt.data, pkt.len);
 		if (res < 0)
 			res = srv_error(srv, res);
 		if (res == srv_reply)
 			err = rsp_send_packet(srv->conn, srv->reply.data,
 					      srv->reply.len);
+		else if (res == srv_resumed && srv->non_stop)
+			err = rsp_send_str(srv->conn, "OK");
 		else if (res == srv_resumed)
 			err = srv_wait_and_reply(srv);
 		if (err < 0)
 			break;
 	}
+	if (srv->non_stop)
+		srv_nonstop_end(srv);
 	ps_buf_fini(&pkt);
 	return err == -pse_eof ? 0 : err;
+}
+
+static const struct {
+	const char *name;
+	unsigned mask;
+} srv_disable_names[] = {
+	{ "vCont", srv_disable_vcont },
+	{ "Tthread", srv_disable_tthread },
+	{ "qC", srv_disable_qc },
+	{ "qfThreadInfo", srv_disable_qfthreadinfo },
+	{ "T", srv_disable_t },
+	{ "threads", srv_disable_vcont | srv_disable_tthread | srv_disable_qc |
+		     srv_disable_qfthreadinfo },
+};
+
+int srv_parse_disable(const char *list, unsigned *mask, const char **bad,
+		      size_t *badlen)
+{
+	unsigned m = 0;
+
+	while (*list) {
+		size_t n = strcspn(list, ","), i;
+
+		for (i = 0; i < sizeof(srv_disable_names) /
+				sizeof(srv_disable_names[0]); i++)
+			if (strlen(srv_disable_names[i].name) == n &&
+			    !memcmp(srv_disable_names[i].name, list, n))
+				break;
+		if (n && i == sizeof(srv_disable_names) /
+				  sizeof(srv_disable_names[0])) {
+			*bad = list;
+			*badlen = n;
+			return -pse_invalid;
+		}
+		if (n)
+			m |= srv_disable_names[i].mask;
+		list += n;
+		if (*list == ',')
+			list++;
+	}
+	*mask |= m;
+	return 0;
+}
+
+static int srv_is(const char *pkt, size_t len, const char *name)
+{
+	return len == strlen(name) && !memcmp(pkt, name, len);
+}
+
+int srv_packet_disabled(const struct srv *srv, const char *pkt, size_t len)
+{
+	unsigned d = srv->opts->disabled;
+
+	if ((d & srv_disable_vcont) &&
+	    (srv_prefix(pkt, len, "vCont") || srv_is(pkt, len, "vCtrlC")))
+		return 1;
+	if ((d & srv_disable_qc) && srv_is(pkt, len, "qC"))
+		return 1;
+	return (d & srv_disable_qfthreadinfo) &&
+	       (srv_is(pkt, len, "qfThreadInfo") ||
+		srv_is(pkt, len, "qsThreadInfo"));
 }

@@ -14,6 +14,7 @@
 #include "server/hostio.h"
 #include "server/rsp_conn.h"
 #include "server/rsp_parse.h"
+#include "server/srv_notif.h"
 
 /* The PacketSize we advertise (and so the largest reply we build).  */
 #define SRV_PACKET_SIZE 0x20000
@@ -24,6 +25,16 @@ enum srv_result {
 	srv_no_reply,        /* send nothing (k in plain remote) */
 };
 
+/* Packets --disable-packet turns off, as gdbserver's option does (GDB's
+   testsuite uses it to emulate older stubs).  */
+enum srv_disable {
+	srv_disable_vcont = 1 << 0,     /* vCont, vCtrlC */
+	srv_disable_tthread = 1 << 1,   /* thread: in T stop replies */
+	srv_disable_qc = 1 << 2,
+	srv_disable_qfthreadinfo = 1 << 3,
+	srv_disable_t = 1 << 4,         /* S replies instead of T */
+};
+
 struct srv_options {
 	int once;
 	int multi;            /* --multi: extended-remote from the start */
@@ -31,6 +42,7 @@ struct srv_options {
 	int remote_debug;
 	FILE *debug_file;
 	int stdio;            /* the connection is our stdin/stdout */
+	unsigned disabled;    /* enum srv_disable bits */
 };
 
 struct srv {
@@ -49,6 +61,10 @@ struct srv {
 	int disconnect;       /* D / k ended this connection */
 	int exit_server;      /* monitor exit, or k without --multi */
 
+	/* Non-stop mode (QNonStop:1): stops go out as notifications.  */
+	int non_stop;
+	struct srv_notif_queue notifs;
+
 	struct rsp_ptid general;   /* Hg: registers, memory */
 	struct rsp_ptid cont;      /* Hc: old-style c/s */
 
@@ -57,6 +73,11 @@ struct srv {
 
 	/* vRun's program when the client names none.  */
 	char **program_argv;
+	/* The last program started and its arguments (an owned copy): R
+	   runs it again, a vRun without a name takes its name.  */
+	char **last_argv;
+	/* The log `monitor set debug-file` opened (owned), or NULL.  */
+	FILE *log_file;
 
 	/* Environment and startup settings for vRun (QEnvironment*...).  */
 	char **env;
@@ -110,6 +131,30 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *event);
 /* Wait for the inferior's next event and send its stop reply.  */
 int srv_wait_and_reply(struct srv *srv);
 
+/* A breakpoint stop whose conditions are all false: the thread is
+   already moving on, the client must not hear of it.  */
+int srv_condition_false(struct srv *srv, const struct nat_event *ev);
+
+/* Parse gdbserver's --disable-packet list (comma-separated: vCont,
+   Tthread, qC, qfThreadInfo, T, threads) into *MASK; -pse_invalid and
+   *BAD the unknown name otherwise.  */
+int srv_parse_disable(const char *list, unsigned *mask, const char **bad,
+		      size_t *badlen);
+
+/* Whether the packet is one --disable-packet turned off (it then gets
+   the empty reply).  */
+int srv_packet_disabled(const struct srv *srv, const char *pkt, size_t len);
+
+/* Non-stop: report every event the inferior has now (%Stop: and the
+   vStopped queue), then wait until the client sends something.  */
+int srv_nonstop_wait_packet(struct srv *srv);
+
+/* Non-stop: report every event the inferior has now, without waiting.  */
+int srv_nonstop_report(struct srv *srv);
+
+/* The client left: back to all-stop, everything held stopped.  */
+void srv_nonstop_end(struct srv *srv);
+
 /* Packet families, each in its own file.  */
 int srv_handle_general(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_query(struct srv *srv, const char *pkt, size_t len);
@@ -123,6 +168,8 @@ int srv_handle_qxfer(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_settings(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_btrace(struct srv *srv, const char *pkt, size_t len);
+/* QNonStop, vStopped, vCtrlC, and '?' and vAttach as non-stop has them.  */
+int srv_handle_nonstop(struct srv *srv, const char *pkt, size_t len);
 
 /* Write the selected thread's trace bundle to PATH; MSG gets what to
    tell the user.  */
@@ -141,6 +188,10 @@ int srv_start_program(struct srv *srv, char *const argv[]);
 int srv_attach_program(struct srv *srv, pid_t pid);
 
 void srv_settings_fini(struct srv *srv);
+/* Free what the process packets keep (last_argv).  */
+void srv_process_fini(struct srv *srv);
+/* Close the log `monitor set debug-file` opened.  */
+void srv_monitor_fini(struct srv *srv);
 
 /* Send TEXT to GDB's console (an O packet).  */
 int srv_console(struct srv *srv, const char *text);

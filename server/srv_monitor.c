@@ -4,6 +4,8 @@
 #include "common/ps_error.h"
 #include "nat/btrace.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static const char srv_monitor_help[] =
@@ -12,6 +14,15 @@ static const char srv_monitor_help[] =
 	"    Enable or disable the stub's debug log.\n"
 	"  set remote-debug <0|1>\n"
 	"    Enable or disable the log of every packet.\n"
+	"  set debug-file [FILE]\n"
+	"    Write the logs to FILE; without FILE, where they went at start.\n"
+	"  set debug-format option1[,option2,...]\n"
+	"    Add information to the logs.  Options: all, none (ptstub has no\n"
+	"    extra information to add yet).\n"
+	"  set libthread-db-search-path [PATH]\n"
+	"    Accepted as gdbserver does; ptstub never loads libthread_db, so\n"
+	"    thread-local variables cannot be found through it (qGetTLSAddr\n"
+	"    fails).\n"
 	"  btrace status\n"
 	"    Each traced thread's trace source, buffer size, bytes recorded\n"
 	"    and wraps.\n"
@@ -38,23 +49,131 @@ int srv_console(struct srv *srv, const char *text)
 	return err;
 }
 
-static int srv_set_log(struct srv *srv, const char *arg, int remote)
+/* Where the logs go: `set debug-file`'s, --debug-file's, or stderr.  */
+static FILE *srv_log(const struct srv *srv)
 {
-	FILE *log = srv->opts->debug_file ? srv->opts->debug_file : stderr;
+	if (srv->log_file)
+		return srv->log_file;
+	return srv->opts->debug_file ? srv->opts->debug_file : stderr;
+}
+
+void srv_monitor_fini(struct srv *srv)
+{
+	if (!srv->log_file)
+		return;
+	if (srv->target->debug == srv->log_file)
+		srv->target->debug = NULL;
+	if (srv->conn && srv->conn->debug == srv->log_file)
+		rsp_conn_set_debug(srv->conn, NULL);
+	fclose(srv->log_file);
+	srv->log_file = NULL;
+}
+
+/* "set debug-file [FILE]": the logs that are on move to FILE, or back
+   to where they started without one.  As with gdbserver, a FILE that
+   cannot be opened is said in the log, which goes back where it
+   started.  */
+static int srv_set_debug_file(struct srv *srv, const char *path)
+{
+	int debug_on = srv->target->debug != NULL;
+	int remote_on = srv->conn && srv->conn->debug != NULL;
+	FILE *log;
+
+	while (*path == ' ' || *path == '\t')
+		path++;
+	srv_monitor_fini(srv);
+	if (*path) {
+		srv->log_file = fopen(path, "w");
+		if (srv->log_file)
+			setvbuf(srv->log_file, NULL, _IOLBF, 0);
+		else
+			fprintf(srv_log(srv), "Cannot open %s for writing: %s.\n",
+				path, strerror(errno));
+	}
+	log = srv_log(srv);
+	if (debug_on)
+		srv->target->debug = log;
+	if (remote_on)
+		rsp_conn_set_debug(srv->conn, log);
+	return 0;
+}
+
+/* "set debug" and "set remote-debug": 1 if ARG was understood.  */
+static int srv_set_log(struct srv *srv, const char *arg, int remote, int *err)
+{
+	FILE *log = srv_log(srv);
 	int on;
 
 	if (!strcmp(arg, "1") || !strcmp(arg, "on"))
 		on = 1;
 	else if (!strcmp(arg, "0") || !strcmp(arg, "off"))
 		on = 0;
-	else
-		return srv_console(srv, "Expected 0 or 1.\n");
+	else {
+		*err = srv_console(srv, "Expected 0 or 1.\n");
+		return 0;
+	}
 	if (remote)
 		rsp_conn_set_debug(srv->conn, on ? log : NULL);
 	else
 		srv->target->debug = on ? log : NULL;
-	return srv_console(srv, on ? "Debug output enabled.\n"
-				   : "Debug output disabled.\n");
+	/* gdbserver's texts, word for word: GDB's server-mon.exp reads
+	   them.  */
+	if (remote)
+		*err = srv_console(srv, on ? "Protocol debug output enabled.\n"
+					   : "Protocol debug output disabled.\n");
+	else
+		*err = srv_console(srv, on ? "Debug output enabled.\n"
+					   : "Debug output disabled.\n");
+	return 1;
+}
+
+/* "set debug-format OPT[,OPT...]": gdbserver's options "all" and "none"
+   (its only extra, timestamps, ptstub's logs do not have).  1 if every
+   option was understood.  */
+static int srv_set_debug_format(struct srv *srv, const char *arg, int *err)
+{
+	struct ps_buf msg;
+	int ok = 1;
+
+	ps_buf_init(&msg);
+	while (*arg == ' ' || *arg == '\t')
+		arg++;
+	while (*arg && ok) {
+		size_t n = strcspn(arg, ",");
+
+		if (n == 3 && !strncmp(arg, "all", 3))
+			ps_buf_puts(&msg, "All extra debug format options enabled.\n");
+		else if (n == 4 && !strncmp(arg, "none", 4))
+			ps_buf_puts(&msg, "All extra debug format options disabled.\n");
+		else if (n) {
+			ps_buf_printf(&msg, "Unknown debug-format argument: "
+				      "\"%.*s\"\n", (int) n, arg);
+			ok = 0;
+		}
+		arg += n;
+		if (*arg == ',')
+			arg++;
+	}
+	*err = msg.len ? srv_console(srv, msg.data) : 0;
+	ps_buf_fini(&msg);
+	return ok;
+}
+
+/* gdbserver's answer, word for word (GDB's no-thread-db.exp reads it);
+   no PATH means its default.  */
+static int srv_thread_db_path(struct srv *srv, const char *path)
+{
+	struct ps_buf msg;
+	int err;
+
+	while (*path == ' ' || *path == '\t')
+		path++;
+	ps_buf_init(&msg);
+	ps_buf_printf(&msg, "libthread-db-search-path set to `%s'\n",
+		      *path ? path : "$sdir:$pdir");
+	err = srv_console(srv, msg.data);
+	ps_buf_fini(&msg);
+	return err;
 }
 
 static int srv_btrace_status(struct srv *srv)
@@ -96,7 +215,7 @@ int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len)
 {
 	const char *p = pkt + strlen("qRcmd,"), *end = pkt + len;
 	const char *cmd;
-	int err;
+	int err = 0, ok = 1;
 
 	ps_buf_reset(&srv->scratch);
 	if (rsp_parse_hex_string(&p, end, &srv->scratch) < 0 || p != end)
@@ -117,13 +236,28 @@ int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len)
 	} else if (!strcmp(cmd, "exit"))
 		err = 0, srv->exit_server = 1;
 	else if (!strncmp(cmd, "set debug ", 10))
-		err = srv_set_log(srv, cmd + 10, 0);
+		ok = srv_set_log(srv, cmd + 10, 0, &err);
 	else if (!strncmp(cmd, "set remote-debug ", 17))
-		err = srv_set_log(srv, cmd + 17, 1);
-	else
+		ok = srv_set_log(srv, cmd + 17, 1, &err);
+	else if (!strcmp(cmd, "set debug-file") ||
+		 !strncmp(cmd, "set debug-file ", 15))
+		err = srv_set_debug_file(srv, cmd + 14);
+	else if (!strncmp(cmd, "set libthread-db-search-path", 28) &&
+		 (!cmd[28] || cmd[28] == ' '))
+		err = srv_thread_db_path(srv, cmd + 28);
+	else if (!strncmp(cmd, "set debug-format ", 17)) {
+		ok = srv_set_debug_format(srv, cmd + 17, &err);
+		if (!ok && err >= 0)
+			err = srv_console(srv, srv_monitor_help);
+	} else {
+		/* As gdbserver: the list, and an error GDB reports.  */
 		err = srv_console(srv, "Unknown monitor command.\n\n");
+		if (err >= 0)
+			err = srv_console(srv, srv_monitor_help);
+		ok = 0;
+	}
 	if (err < 0)
 		return err;
-	ps_buf_puts(&srv->reply, "OK");
+	ps_buf_puts(&srv->reply, ok ? "OK" : "E01");
 	return srv_reply;
 }

@@ -1,11 +1,15 @@
-/* Process lifecycle packets: !, vRun, vAttach, vKill, k and D.  */
+/* Process lifecycle packets: !, vRun, R, vAttach, vKill, k and D.  */
+#define _GNU_SOURCE
 #include "server/server.h"
 #include "common/ps_error.h"
 #include "common/ps_hex.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int srv_ok(struct srv *srv)
 {
@@ -27,23 +31,87 @@ static void srv_first_stop(struct srv *srv, pid_t pid)
 	srv->general.tid = pid;
 }
 
+/* gdbserver's rule: a bare name that is a file in ptstub's working
+   directory means that file, by absolute path (else PATH decides).
+   Returns the path to use, malloc'd, or NULL to use NAME as is.  */
+static char *srv_absolute_program(const char *name)
+{
+	struct stat st;
+	char *cwd, *path;
+
+	if (strchr(name, '/') || stat(name, &st) < 0 || !S_ISREG(st.st_mode))
+		return NULL;
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return NULL;
+	if (asprintf(&path, "%s/%s", cwd, name) < 0)
+		path = NULL;
+	free(cwd);
+	return path;
+}
+
+static void srv_free_argv(char **argv)
+{
+	if (!argv)
+		return;
+	for (size_t i = 0; argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* A deep copy of ARGV with PROGRAM as its first element.  */
+static char **srv_copy_argv(const char *program, char *const argv[])
+{
+	size_t n = 0;
+	char **copy;
+
+	while (argv[n])
+		n++;
+	copy = calloc(n + 1, sizeof(*copy));
+	if (!copy)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		copy[i] = strdup(i ? argv[i] : program);
+		if (!copy[i]) {
+			srv_free_argv(copy);
+			return NULL;
+		}
+	}
+	return copy;
+}
+
+void srv_process_fini(struct srv *srv)
+{
+	srv_free_argv(srv->last_argv);
+	srv->last_argv = NULL;
+}
+
 int srv_start_program(struct srv *srv, char *const argv[])
 {
 	int status = 0, err;
+	char *abs = srv_absolute_program(argv[0]);
+	char **run = srv_copy_argv(abs ? abs : argv[0], argv);
 	pid_t pid;
 
-	err = nat_create_inferior(srv->target, argv, &pid, &status);
+	free(abs);
+	if (!run)
+		return -pse_nomem;
+	/* Remembered even if it fails to start: R and an empty vRun name
+	   mean what the client last asked for, as with gdbserver.  */
+	srv_free_argv(srv->last_argv);
+	srv->last_argv = run;
+	err = nat_create_inferior(srv->target, run, &pid, &status);
 	if (err == -pse_noproc) {
 		fprintf(stderr, "During startup program exited with code %d.\n",
 			status);
 		return err;
 	}
 	if (err < 0) {
-		fprintf(stderr, "Cannot start %s: %s.\n", argv[0],
+		fprintf(stderr, "Cannot start %s: %s.\n", run[0],
 			ps_errstr(err));
 		return err;
 	}
-	fprintf(stderr, "Process %s created; pid = %d\n", argv[0], (int) pid);
+	fprintf(stderr, "Process %s created; pid = %d\n", run[0], (int) pid);
 	srv_first_stop(srv, pid);
 	return 0;
 }
@@ -100,13 +168,17 @@ static int srv_vrun(struct srv *srv, const char *pkt, size_t len)
 		argv[i] = args.data + off;
 		off += strlen(argv[i]) + 1;
 	}
-	/* An empty name means the program ptstub was started with.  */
+	/* An empty name means the program last run, or the one ptstub
+	   was started with.  */
 	if (!*argv[0]) {
-		if (!srv->program_argv || !srv->program_argv[0]) {
+		if (srv->last_argv)
+			argv[0] = srv->last_argv[0];
+		else if (srv->program_argv && srv->program_argv[0])
+			argv[0] = srv->program_argv[0];
+		else {
 			err = srv_error_text(srv, "No program to run.");
 			goto out;
 		}
-		argv[0] = srv->program_argv[0];
 	}
 	ps_buf_reset(&srv->reply);
 	err = srv_start_program(srv, argv);
@@ -190,9 +262,36 @@ static int srv_detach(struct srv *srv, const char *pkt, size_t len)
 	return srv_ok(srv);
 }
 
+/* R (extended-remote, when vRun is off): kill everything and start
+   the last program again, stopped at its first instruction.  GDB reads
+   no reply; its '?' then finds the new process.  */
+static int srv_restart(struct srv *srv)
+{
+	char **argv;
+
+	if (!srv->extended)
+		return srv_reply;
+	while (nat_first_process(srv->target))
+		nat_kill(srv->target, nat_first_process(srv->target)->pid);
+	srv->have_last = 0;
+	fprintf(stderr, "ptstub restarting\n");
+	argv = srv->last_argv ? srv->last_argv : srv->program_argv;
+	if (!argv || !argv[0])
+		return srv_no_reply;
+	/* srv_start_program replaces last_argv: run from a copy.  */
+	argv = srv_copy_argv(argv[0], argv);
+	if (!argv)
+		return srv_no_reply;
+	srv_start_program(srv, argv);
+	srv_free_argv(argv);
+	return srv_no_reply;
+}
+
 int srv_handle_process(struct srv *srv, const char *pkt, size_t len)
 {
 	switch (pkt[0]) {
+	case 'R':
+		return srv_restart(srv);
 	case '!':
 		srv->extended = 1;
 		return srv_ok(srv);

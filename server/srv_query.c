@@ -12,10 +12,10 @@ static const char srv_features[] =
 	";QSetWorkingDir+;qXfer:libraries-svr4:read+"
 	";qXfer:auxv:read+;qXfer:siginfo:read+;qXfer:siginfo:write+"
 	";qXfer:features:read+;QStartNoAckMode+;QDisableRandomization+"
-	";qXfer:threads:read+;qXfer:exec-file:read+"
+	";qXfer:threads:read+;qXfer:exec-file:read+;qXfer:osdata:read+"
 	";Qbtrace:bts+;Qbtrace-conf:bts:size+;Qbtrace:pt+"
 	";Qbtrace-conf:pt:size+;Qbtrace:off+;qXfer:btrace:read+"
-	";qXfer:btrace-conf:read+;ConditionalBreakpoints+";
+	";qXfer:btrace-conf:read+;ConditionalBreakpoints+;QNonStop+";
 
 static int srv_supported(struct srv *srv, const char *pkt, size_t len)
 {
@@ -106,6 +106,10 @@ int srv_handle_query(struct srv *srv, const char *pkt, size_t len)
 	}
 	if (srv_prefix(pkt, len, "qAttached"))
 		return srv_attached(srv, pkt, len);
+	/* Thread-local addresses need libthread_db, which ptstub does not
+	   load: a failure, as gdbserver answers without one.  */
+	if (srv_prefix(pkt, len, "qGetTLSAddr:"))
+		return srv_error_text(srv, "No libthread_db.");
 	if (len == strlen("qSymbol::") && srv_prefix(pkt, len, "qSymbol::")) {
 		/* No symbol lookups needed: libthread_db runs in GDB.  */
 		ps_buf_puts(&srv->reply, "OK");

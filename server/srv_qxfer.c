@@ -8,6 +8,7 @@
 #include "nat/procinfo.h"
 #include "nat/svr4.h"
 #include "server/rsp_escape.h"
+#include "server/srv_osdata.h"
 #include "xml/tdesc_amd64.h"
 
 #include <string.h>
@@ -82,6 +83,9 @@ static int srv_build_object(struct srv *srv, const char *object,
 			return -pse_noproc;
 		return procinfo_exe_path((pid_t) pid, out);
 	}
+	/* The system's, not the inferior's: it needs no process.  */
+	if (!strcmp(object, "osdata"))
+		return srv_osdata_xml(annex, out);
 	if (!proc)
 		return -pse_noproc;
 	if (!strcmp(object, "auxv"))

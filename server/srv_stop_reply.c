@@ -1,5 +1,6 @@
 /* Stop replies (T, W, X, N) as gdbserver writes them: the event, then
-   the expedited registers rbp, rsp and rip, the thread and its core.  */
+   the expedited registers rbp, rsp and rip, the thread and its core.
+   With --disable-packet: S replies (T), or no thread (Tthread).  */
 #include "server/server.h"
 
 #include <string.h>
@@ -43,6 +44,7 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *ev)
 {
 	struct ps_buf *r = &srv->reply;
 	struct nat_thread *thread;
+	size_t start = r->len;
 	int core;
 
 	switch (ev->kind) {
@@ -101,11 +103,26 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *ev)
 		break;
 	}
 
+	/* An old stub's "Sxx": the T reply's signal and nothing more.  */
+	if (srv->opts->disabled & srv_disable_t) {
+		srv->have_last = 1;
+		srv->last = *ev;
+		r->data[start] = 'S';
+		r->len = start + 3;
+		r->data[r->len] = '\0';
+		return 0;
+	}
+
 	thread = nat_find_thread(srv->target, ev->pid, ev->tid);
 	if (!thread)
 		return -pse_nothread;
 	if (srv_put_expedited(srv, thread) < 0)
 		return -pse_internal;
+	if (srv->opts->disabled & srv_disable_tthread) {
+		srv->have_last = 1;
+		srv->last = *ev;
+		return 0;
+	}
 	ps_buf_puts(r, "thread:");
 	srv_put_ptid(srv, ev->pid, ev->tid);
 	ps_buf_putc(r, ';');
@@ -113,9 +130,12 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *ev)
 	if (core >= 0)
 		ps_buf_printf(r, "core:%x;", (unsigned) core);
 
-	/* Like gdbserver, a stop selects its thread for what follows.  */
-	srv->general.pid = ev->pid;
-	srv->general.tid = ev->tid;
+	/* Like gdbserver, a stop selects its thread for what follows; in
+	   non-stop that would change it behind the client's back.  */
+	if (!srv->non_stop) {
+		srv->general.pid = ev->pid;
+		srv->general.tid = ev->tid;
+	}
 	srv->have_last = 1;
 	srv->last = *ev;
 	return 0;

@@ -102,3 +102,22 @@ testsuite_unit_srv_qxfer_test_SOURCES = testsuite/unit/srv_qxfer_test.c \
 	testsuite/unit/srv_fixture.h
 testsuite_unit_srv_qxfer_test_CFLAGS = $(SRVTEST_CFLAGS)
 testsuite_unit_srv_qxfer_test_LDADD = $(SRVTEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/srv_osdata_test
+TESTS += testsuite/unit/srv_osdata_test
+testsuite_unit_srv_osdata_test_CFLAGS = $(SRVTEST_CFLAGS)
+testsuite_unit_srv_osdata_test_LDADD = $(SRVTEST_LDADD)
+
+# The non-stop notification queue alone (no fixture: it is plain data).
+check_PROGRAMS += testsuite/unit/srv_notif_test
+TESTS += testsuite/unit/srv_notif_test
+testsuite_unit_srv_notif_test_SOURCES = testsuite/unit/srv_notif_test.c
+testsuite_unit_srv_notif_test_CFLAGS = $(SRVTEST_CFLAGS)
+testsuite_unit_srv_notif_test_LDADD = $(SRVTEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/srv_nonstop_test
+TESTS += testsuite/unit/srv_nonstop_test
+testsuite_unit_srv_nonstop_test_SOURCES = testsuite/unit/srv_nonstop_test.c \
+	testsuite/unit/srv_fixture.h
+testsuite_unit_srv_nonstop_test_CFLAGS = $(SRVTEST_CFLAGS)
+testsuite_unit_srv_nonstop_test_LDADD = $(SRVTEST_LDADD)

@@ -63,28 +63,42 @@ AM_GDB_LOG_FLAGS = $(if $(E2E_STUB),--stub $(E2E_STUB)) \
 	$(if $(E2E_EXACT),--exact-addresses)
 
 e2e_scenarios = \
+	testsuite/e2e/scenarios/abspath.gdb \
 	testsuite/e2e/scenarios/all_registers.gdb \
 	testsuite/e2e/scenarios/attach.gdb \
 	testsuite/e2e/scenarios/backtrace_shlib.gdb \
 	testsuite/e2e/scenarios/breakpoints.gdb \
+	testsuite/e2e/scenarios/btrace_bts_record.gdb \
+	testsuite/e2e/scenarios/btrace_bts_signal.gdb \
+	testsuite/e2e/scenarios/btrace_buffer_size.gdb \
 	testsuite/e2e/scenarios/btrace_call_history.gdb \
 	testsuite/e2e/scenarios/btrace_deep.gdb \
+	testsuite/e2e/scenarios/btrace_errors.gdb \
 	testsuite/e2e/scenarios/btrace_fork.gdb \
 	testsuite/e2e/scenarios/btrace_goto.gdb \
 	testsuite/e2e/scenarios/btrace_insn_history.gdb \
+	testsuite/e2e/scenarios/btrace_new_thread.gdb \
 	testsuite/e2e/scenarios/btrace_pt_record.gdb \
 	testsuite/e2e/scenarios/btrace_rep_jump.gdb \
 	testsuite/e2e/scenarios/btrace_reverse.gdb \
 	testsuite/e2e/scenarios/btrace_signal_syscall.gdb \
 	testsuite/e2e/scenarios/btrace_stops.gdb \
 	testsuite/e2e/scenarios/btrace_threads.gdb \
+	testsuite/e2e/scenarios/btrace_threads_exit.gdb \
 	testsuite/e2e/scenarios/btrace_wrap.gdb \
 	testsuite/e2e/scenarios/exec.gdb \
 	testsuite/e2e/scenarios/fork_child.gdb \
 	testsuite/e2e/scenarios/fork_parent.gdb \
+	testsuite/e2e/scenarios/monitor.gdb \
 	testsuite/e2e/scenarios/multi_attach.gdb \
+	testsuite/e2e/scenarios/multi_inferiors.gdb \
+	testsuite/e2e/scenarios/multi_reattach.gdb \
 	testsuite/e2e/scenarios/multi_rerun.gdb \
+	testsuite/e2e/scenarios/multi_restart.gdb \
+	testsuite/e2e/scenarios/nonstop_step.gdb \
+	testsuite/e2e/scenarios/nonstop_threads.gdb \
 	testsuite/e2e/scenarios/nopie.gdb \
+	testsuite/e2e/scenarios/osdata.gdb \
 	testsuite/e2e/scenarios/pie.gdb \
 	testsuite/e2e/scenarios/registers.gdb \
 	testsuite/e2e/scenarios/sharedlibrary.gdb \
@@ -96,6 +110,7 @@ e2e_scenarios = \
 	testsuite/e2e/scenarios/target_info.gdb \
 	testsuite/e2e/scenarios/threads.gdb \
 	testsuite/e2e/scenarios/watchpoints.gdb \
+	testsuite/e2e/scenarios/wrapper.gdb \
 	testsuite/e2e/scenarios/writes_and_calls.gdb
 e2e_tests = testsuite/e2e/normalize_test.py testsuite/e2e/tally_test.py \
 	$(e2e_scenarios)

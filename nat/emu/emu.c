@@ -79,6 +79,7 @@ int emu_alloc(struct emu **out, pid_t pid, struct int3_table *sites,
 	if (config)
 		emu->config = *config;
 	emu_maps_init(&emu->maps);
+	emu_planted_init(&emu->planted);
 	err = emu_decoder_alloc(&emu->decoder);
 	if (!err)
 		err = emu_cache_init(&emu->cache, emu->config.cache_limit);
@@ -108,6 +109,7 @@ void emu_free(struct emu *emu)
 	free(emu->threads);
 	emu_cache_fini(&emu->cache);
 	emu_maps_fini(&emu->maps);
+	emu_planted_fini(&emu->planted);
 	emu_decoder_free(emu->decoder);
 	free(emu);
 }
@@ -226,6 +228,7 @@ int emu_on_exec(struct emu *emu)
 	int3_table_clear(emu->sites);
 	nat_mem_reset(emu->mem);
 	emu_cache_flush(&emu->cache);
+	emu_planted_clear(&emu->planted);
 	emu->maps.stale = true;
 	for (size_t i = 0; i < emu->nthreads; i++) {
 		struct emu_thread *th = emu->threads[i];
@@ -561,6 +564,7 @@ enum emu_resume emu_continue(struct emu *emu, struct emu_thread *th,
 
 		if (site && (site->owners & ~int3_owner_emu) && !at_resume) {
 			th->mode = emu_mode_stopped;
+			th->foreign_stop = ip;
 			return emu_resume_cont;   /* someone else's trap */
 		}
 		emu_rec_psb(th, ip);
@@ -609,8 +613,9 @@ enum emu_resume emu_continue(struct emu *emu, struct emu_thread *th,
 				&th->chain[th->nchain - 1].walk;
 
 			if (end->kind == emu_stop_self ||
-			    int3_insert(emu->sites, emu->mem, end->stop,
-					int3_owner_emu) == 0)
+			    (emu_planted_add(&emu->planted, end->stop) == 0 &&
+			     int3_insert(emu->sites, emu->mem, end->stop,
+					 int3_owner_emu) == 0))
 				break;
 			th->nchain--;   /* stop at the RET before instead */
 		}
@@ -643,6 +648,7 @@ int emu_prepare(struct emu *emu, pid_t tid, int sig, bool step,
 	struct user_regs_struct regs, before;
 	struct emu_insn insn;
 	uint64_t resume;
+	bool take;
 	int err;
 
 	if (!th)
@@ -651,6 +657,8 @@ int emu_prepare(struct emu *emu, pid_t tid, int sig, bool step,
 	if (err < 0)
 		return err;
 	before = regs;
+	take = !step && th->foreign_held && th->foreign_held == regs.rip;
+	th->foreign_held = 0;
 	if (th->mode == emu_mode_step && !th->step_user) {
 		/* A step interrupted by a ptrace event goes on.  */
 		*how = emu_resume_step;
@@ -698,5 +706,5 @@ int emu_prepare(struct emu *emu, pid_t tid, int sig, bool step,
 		return memcmp(&regs, &before, sizeof(regs)) ?
 			emu_setregs(tid, &regs) : 0;
 	}
-	return emu_resume_from(emu, th, &regs, &before, true, how);
+	return emu_resume_from(emu, th, &regs, &before, !take, how);
 }

@@ -64,9 +64,10 @@ struct emu_config {
 
 struct emu_status {
 	uint64_t bytes_recorded; /* PT bytes ever written */
-	uint64_t wraps;          /* times the ring wrapped */
+	uint64_t wraps;          /* times the ring (PT or BTS) wrapped */
 	size_t bytes_held;       /* PT bytes in the ring now */
 	uint64_t blocks;         /* BTS blocks ever recorded */
+	uint64_t blocks_held;    /* BTS blocks in the ring now */
 	uint64_t stops;          /* ptrace stops handed to the engine */
 	uint64_t steps;          /* of which single-steps */
 	uint64_t gaps;           /* places it could not follow (OVF) */
@@ -141,9 +142,11 @@ int emu_read_pt(struct emu *emu, pid_t tid, bool only_new,
 		struct ps_buf *out);
 
 /* TID's BTS blocks in execution order, malloc'd into *BLOCKS (the caller
-   frees them); returns their count.  Same ALL/NEW rules.  */
-long emu_read_bts(struct emu *emu, pid_t tid, bool only_new,
-		  struct emu_bts_block **blocks);
+   frees them); returns their count.  TYPE and TO_STOP as for
+   emu_bts_read: GDB wants TO_STOP (the newest block ends at the pc the
+   thread stopped at), the oracle compares what ran.  */
+long emu_read_bts(struct emu *emu, pid_t tid, enum emu_bts_read_type type,
+		  bool to_stop, struct emu_bts_block **blocks);
 
 int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status);
 

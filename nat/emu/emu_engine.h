@@ -6,6 +6,7 @@
 #include "nat/emu/emu.h"
 #include "nat/emu/emu_cache.h"
 #include "nat/emu/emu_maps.h"
+#include "nat/emu/emu_planted.h"
 #include "nat/emu/emu_thread.h"
 
 #include <stdbool.h>
@@ -23,6 +24,7 @@ struct emu {
 	struct emu_decoder *decoder;
 	struct emu_cache cache;
 	struct emu_maps maps;
+	struct emu_planted planted;
 	struct emu_thread **threads;
 	size_t nthreads, cap;
 	size_t ntraced;

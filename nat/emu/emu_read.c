@@ -32,14 +32,14 @@ int emu_read_pt(struct emu *emu, pid_t tid, bool only_new,
 		: emu_ring_read_all(&th->ring, out);
 }
 
-long emu_read_bts(struct emu *emu, pid_t tid, bool only_new,
-		  struct emu_bts_block **blocks)
+long emu_read_bts(struct emu *emu, pid_t tid, enum emu_bts_read_type type,
+		  bool to_stop, struct emu_bts_block **blocks)
 {
 	struct emu_thread *th = emu_traced_thread(emu, tid, emu_format_bts);
 
 	if (!th)
 		return -pse_notfound;
-	return emu_bts_read(&th->bts, only_new, blocks);
+	return emu_bts_read(&th->bts, type, to_stop, blocks);
 }
 
 int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
@@ -58,6 +58,11 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 		status->bytes_held = emu_ring_fill(&th->ring);
 	} else {
 		status->blocks = th->bts.count;
+		status->blocks_held = th->bts.count < th->bts.cap ?
+			th->bts.count : th->bts.cap;
+		/* As for PT: a ring just filled has not wrapped yet.  */
+		status->wraps = th->bts.count ?
+			(th->bts.count - 1) / th->bts.cap : 0;
 	}
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "common/ps_error.h"
 
 #include <signal.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 
@@ -72,6 +73,25 @@ static void emu_interrupted(struct emu *emu, struct emu_thread *th,
 			emu_rec_interrupt(th, ip, prev);
 	}
 	th->mode = emu_mode_stopped;
+}
+
+/* Whether the SIGTRAP TID stopped with came from one of the engine's
+   traps at ADDR that is gone since (another thread took it out before
+   this stop was seen): the INT3 byte is no longer in memory, and the
+   kernel says an INT3 raised it.  */
+static bool emu_lifted_trap(struct emu *emu, pid_t tid, uint64_t addr)
+{
+	siginfo_t si;
+	uint8_t byte;
+
+	if (!emu_planted_has(&emu->planted, addr))
+		return false;
+	if (nat_mem_read(emu->mem, addr, &byte, 1) != 1 ||
+	    byte == emu_int3_byte)
+		return false;
+	memset(&si, 0, sizeof(si));
+	return ptrace(PTRACE_GETSIGINFO, tid, 0, &si) == 0 &&
+		si.si_code == SI_KERNEL;
 }
 
 /* The thread hit one of the engine's traps at SITE.  */
@@ -220,6 +240,9 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		return err;
 	before = regs;
 	th->stops++;
+	th->foreign_held = th->foreign_stop && regs.rip == th->foreign_stop ?
+		th->foreign_stop : 0;
+	th->foreign_stop = 0;
 
 	if (th->mode == emu_mode_step)
 		return emu_step_done(emu, th, &regs, sig, verdict, how);
@@ -248,6 +271,11 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 			/* Someone else's breakpoint: it stops there.  */
 			emu_interrupted(emu, th, regs.rip - 1, regs.rsp);
 			return 0;
+		}
+		if (emu_lifted_trap(emu, tid, regs.rip - 1)) {
+			/* As if the trap had still been there.  */
+			*verdict = emu_consumed;
+			return emu_site_trap(emu, th, &regs, regs.rip - 1, how);
 		}
 		if (th->mode == emu_mode_walk &&
 		    emu_chain_end(th)->kind == emu_stop_self &&

@@ -123,11 +123,8 @@ void emu_rec_interrupt(struct emu_thread *th, uint64_t ip, uint64_t prev)
 	if (th->format == emu_format_pt) {
 		emu_pt_fup(&th->pt, ip);
 		emu_pt_pgd(&th->pt);
-	} else if (th->bts.open) {
-		if (ip == th->bts.begin || !prev)
-			emu_bts_drop(&th->bts);
-		else
-			emu_bts_close(&th->bts, prev);
+	} else {
+		emu_bts_pause(&th->bts, ip, prev);
 	}
 	th->on = false;
 }

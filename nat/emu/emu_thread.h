@@ -52,6 +52,13 @@ struct emu_thread {
 	bool step_maps;       /* a syscall that may change the map */
 	uint64_t last_exec;   /* the last instruction known to have run */
 
+	/* Someone else's trap (GDB's) the engine sent the thread onto.  A
+	   stop that comes before the thread ran it (a SIGSTOP is delivered
+	   first) leaves FOREIGN_HELD: the next resume must take the trap,
+	   not pass over it, or GDB never sees its breakpoint hit.  */
+	uint64_t foreign_stop;
+	uint64_t foreign_held;
+
 	struct emu_ring ring;
 	struct emu_pt pt;
 	struct emu_bts bts;

@@ -8,6 +8,7 @@ nat_emu_libpsemu_a_SOURCES = \
 	nat/emu/emu_ring.c nat/emu/emu_ring.h \
 	nat/emu/emu_pt.c nat/emu/emu_pt.h \
 	nat/emu/emu_bts.c nat/emu/emu_bts.h \
+	nat/emu/emu_planted.c nat/emu/emu_planted.h \
 	nat/emu/emu_maps.c nat/emu/emu_maps.h \
 	nat/emu/emu_walk.c nat/emu/emu_walk.h \
 	nat/emu/emu_cache.c nat/emu/emu_cache.h \
@@ -76,6 +77,8 @@ check_PROGRAMS += testsuite/unit/emu_bts_test
 TESTS += testsuite/unit/emu_bts_test
 check_PROGRAMS += testsuite/unit/emu_maps_test
 TESTS += testsuite/unit/emu_maps_test
+check_PROGRAMS += testsuite/unit/emu_planted_test
+TESTS += testsuite/unit/emu_planted_test
 check_PROGRAMS += testsuite/unit/emu_walk_test
 TESTS += testsuite/unit/emu_walk_test
 check_PROGRAMS += testsuite/unit/emu_cache_test
@@ -107,6 +110,8 @@ testsuite_unit_emu_bts_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_bts_test_LDADD = $(EMU_UNIT_LDADD)
 testsuite_unit_emu_maps_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_maps_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_emu_planted_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_emu_planted_test_LDADD = $(EMU_UNIT_LDADD)
 testsuite_unit_emu_walk_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_walk_test_LDADD = $(EMU_UNIT_LDADD)
 testsuite_unit_emu_cache_test_CFLAGS = $(EMU_UNIT_CFLAGS)

@@ -376,8 +376,11 @@ int bt_corpus_calls_with_overflow(struct bt_corpus *c)
 	return bt_corpus_end(c, &p);
 }
 
-int bt_corpus_calls_repeated(struct bt_corpus *c, size_t times,
-			     uint8_t **trace, size_t *size)
+/* The calls TIMES times: each run enabled anew at main (LOOPED == 0), or
+   main's ret "returning" to main's start for the next run, so that the
+   trace has no gaps and as many segments per instruction as the calls.  */
+static int bt_corpus_calls_many(struct bt_corpus *c, size_t times, int looped,
+				uint8_t **trace, size_t *size)
 {
 	struct pt_config config;
 	struct bt_pkts p;
@@ -394,12 +397,24 @@ int bt_corpus_calls_repeated(struct bt_corpus *c, size_t times,
 	p.error = !p.enc;
 	bt_put_simple(&p, ppt_psb);
 	bt_put_simple(&p, ppt_psbend);
-	for (size_t i = 0; i < times && !p.error; ++i) {
-		/* Each run starts at main again: GDB sees a gap between runs
-		   ("disabled"), as at every re-enabling elsewhere.  */
+	if (looped) {
 		bt_put_mode_exec64(&p);
 		bt_put_ip(&p, ppt_tip_pge, c->main.address, pt_ipc_sext_48);
+	}
+	for (size_t i = 0; i < times && !p.error; ++i) {
+		if (!looped) {
+			/* Each run starts at main again: GDB sees a gap
+			   between runs ("disabled").  */
+			bt_put_mode_exec64(&p);
+			bt_put_ip(&p, ppt_tip_pge, c->main.address,
+				  pt_ipc_sext_48);
+		}
 		bt_put_taken(&p, 4);
+		if (looped && i + 1 < times) {
+			bt_put_ip(&p, ppt_tip, c->main.address,
+				  pt_ipc_sext_48);
+			continue;
+		}
 		bt_put_ip(&p, ppt_fup, c->main.ret, pt_ipc_sext_48);
 		bt_put_ip(&p, ppt_tip_pgd, 0, pt_ipc_suppressed);
 	}
@@ -420,6 +435,18 @@ int bt_corpus_calls_repeated(struct bt_corpus *c, size_t times,
 	*trace = buf;
 	*size = (size_t) offset;
 	return 0;
+}
+
+int bt_corpus_calls_repeated(struct bt_corpus *c, size_t times,
+			     uint8_t **trace, size_t *size)
+{
+	return bt_corpus_calls_many(c, times, 0, trace, size);
+}
+
+int bt_corpus_calls_looped(struct bt_corpus *c, size_t times,
+			   uint8_t **trace, size_t *size)
+{
+	return bt_corpus_calls_many(c, times, 1, trace, size);
 }
 
 int bt_corpus_asm_init(struct bt_corpus_asm *a, char *why, size_t why_size)

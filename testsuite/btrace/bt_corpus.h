@@ -63,6 +63,11 @@ int bt_corpus_calls_with_overflow(struct bt_corpus *corpus);
 int bt_corpus_calls_repeated(struct bt_corpus *corpus, size_t times,
 			     uint8_t **trace, size_t *size);
 
+/* The same without gaps: main's ret jumps (TIP) back to main's start,
+   TIMES runs in one stretch of trace.  */
+int bt_corpus_calls_looped(struct bt_corpus *corpus, size_t times,
+			   uint8_t **trace, size_t *size);
+
 /* The second program, bt_asm: a tail call, a call to the next
    instruction and a fall-through into another function (see bt_asm.c).  */
 struct bt_corpus_asm {

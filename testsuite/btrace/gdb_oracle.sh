@@ -1,82 +1,268 @@
 #!/bin/sh
-# GDB is the oracle: record bt_prog through ptstub, save the trace with
-# `monitor btrace save`, and require ptbtrace to print exactly what GDB
-# prints on it for `info record`, `record function-call-history /ilc`,
-# `maint info btrace` and `maint btrace packet-history`.
-# Skips (77) until the stub can serve and save traces.
+# GDB is the oracle: record testsuite programs through ptstub under real
+# GDB (`record btrace`), save each trace with `monitor btrace save`, then
+# ask GDB and ptbtrace the same questions about the same trace and require
+# byte-identical answers (a diff is shown otherwise).
+#
+# Each question is a row of the table below: GDB's command and ptbtrace's
+# arguments.  GDB's histories continue where the last command stopped;
+# ptbtrace starts afresh every time, so GDB is reset before each question
+# (`record goto end` clears the histories).  The packet window cannot be
+# reset (`maint btrace clear-packet-history` drops the trace), so only the
+# first packet question uses the default window.  Skips only without GDB.
 set -u
 build=${top_builddir:-.}
-prog=$build/testsuite/btrace/bt_prog
+src=${top_srcdir:-.}
 tool=$build/ptbtrace
 stub=${PTSTUB:-$build/ptstub}
 gdb=${GDB:-gdb}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -n "${ORACLE_KEEP:-}" ] && echo "keeping $tmp" || trap 'rm -rf "$tmp"' EXIT
 
 skip() {
 	echo "SKIP: $*"
 	exit 77
 }
 
-[ -x "$stub" ] || skip "ptstub is not built"
-[ -x "$prog" ] && [ -x "$tool" ] || skip "bt_prog or ptbtrace not built"
 command -v "$gdb" >/dev/null 2>&1 || skip "no GDB"
-command -v timeout >/dev/null 2>&1 || skip "no timeout(1)"
-line=$(grep -n 'L:main_close' "${top_srcdir:-.}/testsuite/btrace/bt_prog.c" |
-	cut -d: -f1)
-[ -n "$line" ] || skip "no L:main_close marker in bt_prog.c"
+for f in "$stub" "$tool" "$build/testsuite/btrace/bt_prog" \
+	 "$build/testsuite/programs/bin/btrace"; do
+	[ -x "$f" ] || { echo "FAIL: $f is not built"; exit 1; }
+done
 
-status=0
-for format in pt bts; do
-	cat >"$tmp/cmds" <<EOF2
-set pagination off
-set confirm off
-target remote | $stub - $prog
-break main
-continue
-record btrace $format
-break bt_prog.c:$line
-continue
-monitor btrace save $tmp/$format.ptb
-echo ==info\n
-info record
-echo ==calls\n
-record function-call-history /ilc
-echo ==maint\n
-maint info btrace
-echo ==packets\n
-maint btrace packet-history
-echo ==end\n
-kill
-EOF2
-	timeout 120 "$gdb" -nx -batch -x "$tmp/cmds" >"$tmp/gdb.out" \
-		2>"$tmp/gdb.err" </dev/null
-	if [ ! -s "$tmp/$format.ptb" ] || ! grep -q '^==end' "$tmp/gdb.out"
-	then
-		echo "$format: GDB transcript:"
-		sed 's/^/  /' "$tmp/gdb.out" "$tmp/gdb.err" | tail -20
-		skip "the stub cannot record and save a $format trace yet"
-	fi
+# The questions: GDB's command | ptbtrace's arguments.  "@" in GDB's column
+# separates commands run before the marker (settings) from the question.
+questions() {
+	cat <<'EOF'
+info record|info
+maint info btrace|maint-info
+record function-call-history|call-history
+record function-call-history /i|call-history /i
+record function-call-history /l|call-history /l
+record function-call-history /c|call-history /c
+record function-call-history /il|call-history /il
+record function-call-history /ic|call-history /ic
+record function-call-history /lc|call-history /lc
+record function-call-history /ilc|call-history /ilc
+record function-call-history -|call-history -
+record function-call-history /ilc -|call-history /ilc -
+record function-call-history /ilc 1|call-history /ilc 1
+record function-call-history /ilc 2,5|call-history /ilc 2,5
+record function-call-history /ilc 3,+4|call-history /ilc 3,+4
+record function-call-history /ilc 6,-3|call-history /ilc 6,-3
+record function-call-history /lc 1,1|call-history /lc 1,1
+record function-call-history 999|call-history 999
+set record function-call-history-size unlimited@record function-call-history /ilc|--size=0 call-history /ilc
+set record function-call-history-size 3@record function-call-history /c -|--size=3 call-history /c -
+record instruction-history|insn-history
+record instruction-history /r|insn-history /r
+record instruction-history /f|insn-history /f
+record instruction-history /m|insn-history /m
+record instruction-history /s|insn-history /s
+record instruction-history /rf|insn-history /rf
+record instruction-history /mr|insn-history /mr
+record instruction-history -|insn-history -
+record instruction-history 1|insn-history 1
+record instruction-history /f 1,20|insn-history /f 1,20
+record instruction-history /r 5,+8|insn-history /r 5,+8
+record instruction-history 12,-4|insn-history 12,-4
+set record instruction-history-size unlimited@record instruction-history /f|--size=0 insn-history /f
+maint btrace packet-history|packets
+maint btrace packet-history 0|packets 0
+maint btrace packet-history 2,6|packets 2,6
+maint btrace packet-history 1,+3|packets 1,+3
+EOF
+}
 
-	sed -n '/^==info$/,/^==calls$/p' "$tmp/gdb.out" | sed '1d;$d' \
-		>"$tmp/gdb.info"
-	sed -n '/^==calls$/,/^==maint$/p' "$tmp/gdb.out" | sed '1d;$d' \
-		>"$tmp/gdb.calls"
-	sed -n '/^==maint$/,/^==packets$/p' "$tmp/gdb.out" | sed '1d;$d' \
-		>"$tmp/gdb.maint"
-	sed -n '/^==packets$/,/^==end$/p' "$tmp/gdb.out" | sed '1d;$d' \
-		>"$tmp/gdb.packets"
-	"$tool" info "$tmp/$format.ptb" >"$tmp/our.info" 2>&1
-	"$tool" call-history /ilc "$tmp/$format.ptb" >"$tmp/our.calls" 2>&1
-	"$tool" maint-info "$tmp/$format.ptb" >"$tmp/our.maint" 2>&1
-	"$tool" packets "$tmp/$format.ptb" >"$tmp/our.packets" 2>&1
+# The GDB script that asks every question after the recording commands
+# in $tmp/record.
+gdb_script() {
+	n=0
+	cat "$tmp/record"
+	# An error would end GDB's sourced script: catch it, print its text.
+	printf 'python\ndef q(c):\n  try:\n    gdb.execute(c)\n'
+	printf '  except gdb.error as e:\n    print(e)\nend\n'
+	questions | while IFS='|' read -r gdbcmd ours; do
+		n=$((n + 1))
+		case $gdbcmd in
+		*@*) pre=${gdbcmd%%@*}; gdbcmd=${gdbcmd#*@} ;;
+		*) pre= ;;
+		esac
+		echo "record goto end"
+		echo "set record function-call-history-size 10"
+		echo "set record instruction-history-size 10"
+		[ -n "$pre" ] && echo "$pre"
+		printf 'echo ==q%s\\n\n' $n
+		echo "python q(\"$gdbcmd\")"
+		printf 'echo ==e%s\\n\n' $n
+	done
+	echo "kill"
+}
 
-	for what in info calls maint packets; do
-		if ! diff -u "$tmp/gdb.$what" "$tmp/our.$what"; then
-			echo "FAIL: $format $what differs from GDB's"
-			status=1
+
+# record_script FORMAT PROGRAM BUNDLE: GDB's commands that record, with
+# the recording commands on stdin, into $tmp/record.  Breakpoints go
+# afterwards: replaying would stop at them.
+record_script() {
+	{
+		echo "set pagination off"
+		echo "set confirm off"
+		echo "set width 0"
+		echo "set height 0"
+		echo "handle SIGUSR1 nostop noprint pass"
+		echo "target remote | $stub - $2"
+		# GDB fetches its trace before the stub saves it: after a save,
+		# ptstub's BTS delta read answers with the last block only.
+		sed "s|@FORMAT@|$1|; s|^monitor btrace save @BUNDLE@|info record\\
+monitor btrace save $3\\
+delete|"
+	} >"$tmp/record"
+}
+
+# run_gdb NAME: run $tmp/NAME.gdb; fails the case if no bundle was saved.
+run_gdb() {
+	timeout 300 "$gdb" -nx -batch -x "$tmp/$1.gdb" >"$tmp/$1.out" \
+		2>"$tmp/$1.err" </dev/null
+	[ -s "$tmp/$1.ptb" ] && return 0
+	echo "FAIL: $1: no bundle saved; GDB said:"
+	tail -20 "$tmp/$1.out" "$tmp/$1.err" | sed 's/^/  /'
+	echo x >>"$tmp/failed"
+	return 1
+}
+
+# run_case NAME FORMAT PROGRAM: recording commands on stdin.
+run_case() {
+	name=$1 format=$2 prog=$3
+	bundle=$tmp/$name.ptb
+	record_script "$format" "$prog" "$bundle"
+	gdb_script >"$tmp/$name.gdb"
+	run_gdb "$name" || return
+
+	n=0
+	questions | while IFS='|' read -r gdbcmd ours; do
+		n=$((n + 1))
+		gdbcmd=${gdbcmd#*@}
+		# GDB's error messages go to stderr, in order with the rest
+		# only in the combined transcript: take both, as ptbtrace's.
+		sed -n "/^==q$n\$/,/^==e$n\$/p" "$tmp/$name.out" | sed '1d;$d' \
+			>"$tmp/gdb.txt"
+		# An error in a sourced script ends GDB's batch run there; GDB
+		# prints questions that fail with an error on stderr instead.
+		grep -q "^==e$n\$" "$tmp/$name.out" || {
+			echo "FAIL: $name: GDB stopped at '$gdbcmd':"
+			tail -5 "$tmp/$name.err" | sed 's/^/  /'
+			echo x >>"$tmp/failed"
+			break
+		}
+		# shellcheck disable=SC2086
+		"$tool" $ours "$bundle" >"$tmp/our.txt" 2>&1
+		if cmp -s "$tmp/gdb.txt" "$tmp/our.txt"; then
+			echo "ok: $name ($format): $gdbcmd"
+			echo x >>"$tmp/passed"
+		else
+			echo "FAIL: $name ($format): '$gdbcmd' vs 'ptbtrace $ours':"
+			diff -u "$tmp/gdb.txt" "$tmp/our.txt" | head -40 |
+				sed 's/^/  /'
+			echo x >>"$tmp/failed"
 		fi
 	done
-done
-[ $status = 0 ] && echo "PASS: ptbtrace prints what GDB prints"
-exit $status
+}
+
+# The recording commands: from a breakpoint at START (then the commands
+# of PRE, ";" between them) to one at STOP, where the trace is saved.
+between() {
+	printf 'break %s\ncontinue\n' "$1"
+	[ -n "${3:-}" ] && echo "$3" | tr ';' '\n'
+	printf 'record btrace @FORMAT@\nbreak %s\ncontinue\n' "$2"
+	echo "monitor btrace save @BUNDLE@"
+}
+
+# The replay cursor: a script of replay commands run in one GDB session
+# and by `ptbtrace replay`; after each, the landing instruction number
+# (GDB's "Replay in progress.  At instruction N.", or "end" when not
+# replaying) and pc must agree.  GDB's command for each of ours:
+gdb_replay_cmd() {
+	case $1 in
+	begin|end) echo "record goto $1" ;;
+	goto\ *) echo "record $1" ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# run_replay NAME PROGRAM COMMANDS: recording commands on stdin.
+run_replay() {
+	name=$1 prog=$2 cmds=$3
+	record_script pt "$prog" "$tmp/$name.ptb"
+	{
+		cat "$tmp/record"
+		printf 'python\ndef q(c):\n  try:\n    gdb.execute(c)\n'
+		printf '  except gdb.error as e:\n    print(e)\nend\n'
+		n=0
+		for c in $cmds; do
+			n=$((n + 1))
+			printf 'python q("%s")\n' \
+				"$(gdb_replay_cmd "$(echo "$c" | tr _ ' ')")"
+			printf 'echo ==r%s\\n\ninfo record\np/x $pc\n' $n
+		done
+		printf 'echo ==r%s\\n\nkill\n' $((n + 1))
+	} >"$tmp/$name.gdb"
+	run_gdb "$name" || return
+	# GDB's landings in ptbtrace's format.
+	awk '/^==r[0-9]+$/ { if (started) print (at == "" ? "end" : at) "\t" pc
+			    started = 1; at = ""; pc = ""; next }
+	     /^Replay in progress\.  At instruction / {
+		at = $NF; sub(/\.$/, "", at) }
+	     /^\$[0-9]+ = 0x/ { pc = $3 }' "$tmp/$name.out" >"$tmp/gdb.txt"
+	for c in $cmds; do echo "$c" | tr _ ' '; done |
+		"$tool" replay "$tmp/$name.ptb" 2>"$tmp/$name.replay-err" |
+		grep -v '^No more reverse-execution history\.$' >"$tmp/our.txt"
+	n=0
+	for c in $cmds; do
+		n=$((n + 1))
+		g=$(sed -n "${n}p" "$tmp/gdb.txt")
+		o=$(sed -n "${n}p" "$tmp/our.txt")
+		if [ -n "$g" ] && [ "$g" = "$o" ]; then
+			echo "ok: $name replay step $n ($c): $g"
+			echo x >>"$tmp/passed"
+		else
+			echo "FAIL: $name replay step $n ($c): GDB '$g'," \
+			     "ptbtrace '$o'"
+			echo x >>"$tmp/failed"
+		fi
+	done
+}
+
+btp=$build/testsuite/programs/bin/btrace
+prog=$build/testsuite/btrace/bt_prog
+close=bt_prog.c:$(grep -n 'L:main_close' "$src/testsuite/btrace/bt_prog.c" |
+	cut -d: -f1)
+
+between main "$close" | run_case bt_prog pt "$prog"
+between begin_region end_region finish | run_case region1 pt "$btp"
+between begin_sys end_sys | run_case syscall_signal pt "$btp"
+between misc_region end_deep | run_case misc_deep pt "$btp"
+between begin_wrap end_wrap "set record btrace pt buffer-size 4096" |
+	run_case spin_wrap pt "$btp"
+between main "$close" | run_case bt_prog_bts bts "$prog"
+between begin_region end_region finish | run_case region1_bts bts "$btp"
+
+# No forward command may start at the live end: GDB would run the
+# program on (recording more), which no trace can tell.
+between begin_region end_region finish | run_replay replay_region1 "$btp" \
+	"reverse-stepi reverse-stepi reverse-step reverse-next reverse-step
+	 reverse-step reverse-finish reverse-next reverse-step stepi step next
+	 next step finish next step step reverse-finish goto_50 reverse-step
+	 step next begin next next step reverse-step reverse-next
+	 reverse-finish goto_80 finish step next reverse-next reverse-step
+	 reverse-stepi next"
+between main "$close" | run_replay replay_bt_prog "$prog" \
+	"reverse-stepi reverse-stepi reverse-step reverse-next reverse-step
+	 reverse-step reverse-finish reverse-next reverse-step stepi step next
+	 reverse-next reverse-step finish reverse-finish begin step step
+	 finish next step reverse-stepi next goto_30 reverse-finish
+	 reverse-step next end reverse-next reverse-finish"
+
+passed=$(cat "$tmp/passed" 2>/dev/null | wc -l)
+failed=$(cat "$tmp/failed" 2>/dev/null | wc -l)
+echo "gdb_oracle: $passed identical, $failed different"
+[ "$failed" = 0 ] && [ "$passed" -gt 0 ]

@@ -54,6 +54,37 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if d["in
 "$tool" call-history /i "$tmp/error.ptb" >"$tmp/err" || fail "error trace"
 grep -q '^8	\[decode error (-[0-9]*): .*\]$' "$tmp/err" || fail "gap line"
 
+# insn-history: GDB's window of 10, ending before the pc (main's ret).
+"$tool" insn-history "$tmp/calls.ptb" >"$tmp/insns" || fail "insn-history"
+[ "$(wc -l <"$tmp/insns")" = 10 ] || fail "insn-history: $(wc -l <"$tmp/insns") lines"
+tail -1 "$tmp/insns" | grep -Eq "^$insns	   0x[0-9a-f]{16} <main\+[0-9]+>:	leave\$" ||
+	fail "insn-history last line: $(tail -1 "$tmp/insns")"
+"$tool" --json insn-history /r 1,3 "$tmp/calls.ptb" >"$tmp/insns.json" ||
+	fail "json insn-history"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if [x["index"] for x in d]==[1,2,3] and d[0]["insn"]=="push   %rbp" else 1)' \
+	"$tmp/insns.json" || fail "json insn-history: $(cat "$tmp/insns.json")"
+"$tool" insn-history /x "$tmp/calls.ptb" 2>"$tmp/stderr" >/dev/null
+[ $? = 1 ] || fail "insn-history /x exit"
+grep -qx 'Invalid modifier: x\.' "$tmp/stderr" || fail "insn-history /x message"
+
+# replay: commands on stdin, the landing after each.
+printf 'reverse-stepi\nbegin\nreverse-stepi\nfrobnicate\ngoto 0\nend\n' |
+	"$tool" replay "$tmp/calls.ptb" >"$tmp/replay" 2>"$tmp/stderr"
+[ $? = 1 ] || fail "replay exit with bad commands"
+# One step back from the end is the last instruction executed.
+sed -n 1p "$tmp/replay" | grep -Eq "^$insns	0x[0-9a-f]+\$" ||
+	fail "replay: $(cat "$tmp/replay")"
+grep -qx 'No more reverse-execution history\.' "$tmp/replay" ||
+	fail "replay: no end of history"
+grep -q "unknown replay command: frobnicate" "$tmp/stderr" || fail "replay stderr"
+grep -qx "Target insn '0' not found\." "$tmp/stderr" || fail "replay goto 0"
+[ "$(tail -1 "$tmp/replay" | cut -f1)" = end ] || fail "replay end"
+printf 'begin\n' | "$tool" --json replay "$tmp/calls.ptb" |
+	python3 -c 'import json,sys; d=json.loads(sys.stdin.readline()); sys.exit(0 if d["instruction"]==1 else 1)' ||
+	fail "json replay"
+"$tool" --json maint-info "$tmp/calls.ptb" | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin)["packets"]==7 else 1)' ||
+	fail "json maint-info"
+
 # packets and maint-info.
 "$tool" packets "$tmp/calls.ptb" >"$tmp/pk" || fail "packets"
 [ "$(sed -n 1p "$tmp/pk")" = "$(printf '0\t0x0\tpsb')" ] || fail "packets line 1"

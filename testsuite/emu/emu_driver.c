@@ -472,7 +472,8 @@ int drv_emulate(struct drv_proc *proc, const struct emu_config *config,
 	if (format == emu_format_pt)
 		err = emu_read_pt(emu, pid, false, &trace->pt);
 	else {
-		trace->nblocks = emu_read_bts(emu, pid, false, &trace->blocks);
+		trace->nblocks = emu_read_bts(emu, pid, emu_bts_read_all,
+					      false, &trace->blocks);
 		err = trace->nblocks < 0 ? (int) trace->nblocks : 0;
 	}
 out:

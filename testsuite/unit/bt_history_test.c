@@ -14,26 +14,16 @@
 static struct bt_corpus corpus;
 BT_CORPUS_TEST_MAIN(bt_history, corpus)
 
-struct built {
-	struct bt_image *image;
-	struct bt_ftrace *ft;
-};
+#define built bt_built
 
-static struct built build(void)
+static struct bt_built build(void)
 {
-	struct built r;
-	struct bt_diag diag;
-
-	cr_assert_eq(bt_image_alloc(&r.image, &corpus.bundle, &diag), 0);
-	cr_assert_eq(bt_ftrace_build(&r.ft, &corpus.bundle, r.image, &diag),
-		     0, "%s", diag.text);
-	return r;
+	return bt_build(&corpus.bundle);
 }
 
-static void done(struct built *r)
+static void done(struct bt_built *r)
 {
-	bt_ftrace_free(r->ft);
-	bt_image_free(r->image);
+	bt_built_fini(r);
 }
 
 /* Run the history for ARG with SIZE; the text, or NULL and DIAG.  */

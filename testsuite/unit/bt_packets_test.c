@@ -154,7 +154,9 @@ Test(bt_packets, a_bad_opcode_is_an_error_entry_then_resync)
 	bt_packets_free(p);
 }
 
-Test(bt_packets, bts_blocks_are_the_packets)
+/* The bundle holds the newest block first (GDB's XML order); GDB numbers
+   the packets oldest first.  */
+Test(bt_packets, bts_blocks_are_the_packets_oldest_first)
 {
 	uint8_t blocks[32] = { 0 };
 	struct bt_bundle b = corpus.bundle;
@@ -168,8 +170,8 @@ Test(bt_packets, bts_blocks_are_the_packets)
 	b.trace = blocks;
 	b.trace_size = sizeof(blocks);
 	p = packets_of(&b);
-	expect(p, "", strdup("0\tbegin: 0x10, end: 0x20\n"
-			     "1\tbegin: 0x4000, end: 0x4100\n"));
+	expect(p, "", strdup("0\tbegin: 0x4000, end: 0x4100\n"
+			     "1\tbegin: 0x10, end: 0x20\n"));
 	bt_packets_free(p);
 }
 

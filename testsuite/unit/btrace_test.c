@@ -69,6 +69,7 @@ Test(btrace, emulated_bts_blocks_end_at_the_stop)
 {
 	struct nat_thread *thread = start_traced(btrace_format_bts);
 	struct perf_bts_blocks blocks;
+	struct nat_btrace_status st;
 
 	run_to_marker(thread);
 	perf_bts_blocks_init(&blocks);
@@ -76,6 +77,27 @@ Test(btrace, emulated_bts_blocks_end_at_the_stop)
 	cr_assert_gt(blocks.len, 0);
 	for (size_t i = 0; i < blocks.len; i++)
 		cr_assert_leq(blocks.block[i].begin, blocks.block[i].end);
+	/* As GDB reads hardware BTS: the newest block ends at the pc.  */
+	cr_expect_eq(blocks.block[blocks.len - 1].end,
+		     elfsym_addr(prog, "marker"));
+	/* The status counts closed blocks: all but that one.  */
+	cr_assert_eq(nat_btrace_status(thread, &st), 0);
+	cr_expect_eq(st.held + 1, blocks.len);
+	cr_expect_eq(st.held, st.recorded < 65536 / 24 ? st.recorded
+						       : 65536 / 24);
+	cr_expect_eq(st.wraps, (st.recorded - 1) / (65536 / 24));
+	perf_bts_blocks_fini(&blocks);
+
+	/* Nothing ran since: "new" is empty, "delta" has the block at the
+	   pc alone, its begin for GDB to fill in.  */
+	perf_bts_blocks_init(&blocks);
+	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_new, &blocks), 0);
+	cr_expect_eq(blocks.len, 0);
+	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_delta,
+					 &blocks), 0);
+	cr_assert_eq(blocks.len, 1);
+	cr_expect_eq(blocks.block[0].begin, 0);
+	cr_expect_eq(blocks.block[0].end, elfsym_addr(prog, "marker"));
 	perf_bts_blocks_fini(&blocks);
 	cr_assert_eq(nat_btrace_read_pt(thread, nat_btrace_read_all, NULL),
 		     -pse_notfound, "a BTS trace is no PT trace");
@@ -111,4 +133,43 @@ Test(btrace, hardware_only_fails_with_a_reason_here)
 	cr_assert_neq(reason[0], '\0');
 	cr_assert_null(thread->btrace);
 	cr_assert_null(thread->proc->emu);
+}
+
+Test(btrace, buffer_sizes_round_as_gdbserver)
+{
+	cr_expect_eq(nat_btrace_buffer_size(1, 4096), 4096);
+	cr_expect_eq(nat_btrace_buffer_size(0, 4096), 4096);
+	cr_expect_eq(nat_btrace_buffer_size(1000, 4096), 4096);
+	cr_expect_eq(nat_btrace_buffer_size(4096, 4096), 4096);
+	cr_expect_eq(nat_btrace_buffer_size(4097, 4096), 8192);
+	cr_expect_eq(nat_btrace_buffer_size(5000, 4096), 8192);
+	cr_expect_eq(nat_btrace_buffer_size(3 * 4096, 4096), 4 * 4096);
+	cr_expect_eq(nat_btrace_buffer_size(65536, 4096), 65536);
+	cr_expect_eq(nat_btrace_buffer_size(0xffffffffu, 4096), 0x80000000u,
+		     "4 GiB does not fit btrace-conf's 32 bits: halved");
+	cr_expect_eq(nat_btrace_buffer_size(4096, 3000), 0);
+}
+
+Test(btrace, emulated_sizes_are_rounded)
+{
+	static const struct { enum btrace_format format; size_t ask, got; }
+	cases[] = {
+		{ btrace_format_pt, 1, 4096 },
+		{ btrace_format_pt, 5000, 8192 },
+		{ btrace_format_bts, 1000, 4096 },
+	};
+	pid_t pid = nat_fixture_start("exit", "0");
+	struct nat_thread *thread = nat_find_thread(&target, pid, pid);
+	struct nat_btrace_status st;
+	char reason[256] = "";
+
+	target.btrace_policy = nat_btrace_emulated;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cr_assert_eq(nat_btrace_enable(&target, thread, cases[i].format,
+					       cases[i].ask, reason,
+					       sizeof(reason)), 0, "%s", reason);
+		cr_assert_eq(nat_btrace_status(thread, &st), 0);
+		cr_expect_eq(st.size, cases[i].got, "asked %zu", cases[i].ask);
+		cr_assert_eq(nat_btrace_disable(&target, thread), 0);
+	}
 }

@@ -27,7 +27,8 @@ Test(read, pt_all_new_and_status)
 		     0);
 	cr_expect_eq(emu_status(emu, proc.pid, &st), -pse_notfound);
 	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 4096), 0);
-	cr_expect_eq(emu_read_bts(emu, proc.pid, false, &blocks),
+	cr_expect_eq(emu_read_bts(emu, proc.pid, emu_bts_read_all, true,
+				  &blocks),
 		     -pse_notfound, "a PT thread has no BTS");
 	ps_buf_init(&all);
 	ps_buf_init(&fresh);
@@ -57,4 +58,25 @@ Test(read, pinning)
 	cr_assert_eq(sched_getaffinity(0, sizeof(set), &set), 0);
 	cr_expect_eq(CPU_COUNT(&set), 1);
 	cr_expect(CPU_ISSET(cpu, &set));
+}
+
+/* A BTS ring of four blocks, run through far more: it holds the newest
+   four and says how often it wrapped.  */
+Test(read, bts_status_after_wraps)
+{
+	char prog[512];
+	struct drv_proc proc;
+	struct drv_trace trace;
+
+	snprintf(prog, sizeof(prog), "%s/recursion", EMU_PROGDIR);
+	cr_assert_eq(drv_start(&proc, prog, "6", "run"), 0);
+	drv_trace_init(&trace);
+	cr_assert_eq(drv_emulate(&proc, NULL, emu_format_bts, 4 * 24, &trace),
+		     0);
+	cr_assert_gt(trace.status.blocks, 8);
+	cr_expect_eq(trace.status.blocks_held, 4);
+	cr_expect_eq(trace.status.wraps, (trace.status.blocks - 1) / 4);
+	cr_expect_eq(trace.nblocks, 4, "the newest four, none open");
+	drv_trace_fini(&trace);
+	drv_finish(&proc);
 }

@@ -258,3 +258,126 @@ Test(stop, execve_resumes_tracing_in_the_new_image)
 	int3_table_fini(&proc.sites);
 	nat_mem_fini(&proc.mem);
 }
+
+/* Hand stops to the engine, resuming as it says, until one is the
+   caller's.  */
+static int run_to_report(struct emu *emu, pid_t pid, enum emu_resume how,
+			 unsigned *consumed)
+{
+	enum emu_verdict verdict;
+	int status;
+
+	resume(pid, how, 0);
+	for (;;) {
+		cr_assert_eq(waitpid(pid, &status, __WALL), pid);
+		cr_assert_eq(emu_on_stop(emu, pid, status, &verdict, &how), 0);
+		if (verdict == emu_report)
+			return status;
+		if (consumed)
+			(*consumed)++;
+		resume(pid, how, 0);
+	}
+}
+
+/* Another thread took the engine's traps out (a mapping change) after
+   this one hit a trap but before its stop was seen: the stop is still
+   the engine's, never a SIGTRAP for GDB.  */
+Test(stop, trap_hit_before_it_was_lifted)
+{
+	struct drv_proc proc;
+	struct emu *emu;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+	struct user_regs_struct regs;
+	uint64_t site;
+	int status;
+
+	start(&proc, &emu);
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	cr_assert_eq(proc.sites.count, 1);
+	site = proc.sites.sites[0].addr;
+	resume(proc.pid, how, 0);
+	cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+	cr_assert_eq(regs.rip, site + 1);
+
+	cr_assert_eq(emu_on_mem_write(emu, 0, 0), 0);   /* unplants all */
+	cr_assert_null(int3_lookup(&proc.sites, site));
+	cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how), 0);
+	cr_expect_eq(verdict, emu_consumed);
+	/* The program runs on under the engine to its exit.  */
+	status = run_to_report(emu, proc.pid, how, NULL);
+	cr_expect(WIFEXITED(status), "status %#x", status);
+	emu_free(emu);
+	drv_finish(&proc);
+}
+
+/* Where the branch at the first planted trap goes, from a first run.  */
+static void first_branch(uint64_t *site, uint64_t *target)
+{
+	struct drv_proc proc;
+	struct emu *emu;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+	struct user_regs_struct regs;
+	int status;
+
+	start(&proc, &emu);
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	*site = proc.sites.sites[0].addr;
+	resume(proc.pid, how, 0);
+	cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+	cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how), 0);
+	cr_assert_eq(verdict, emu_consumed);
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+	*target = regs.rip;
+	emu_free(emu);
+	drv_finish(&proc);
+}
+
+/* The engine emulates a branch onto GDB's breakpoint and lets the
+   thread run into it; a SIGSTOP (all-stop) delivered before the INT3
+   ran must not make the next resume pass over the breakpoint.  */
+Test(stop, breakpoint_reached_by_emulation_is_taken_after_sigstop)
+{
+	struct drv_proc proc;
+	struct emu *emu;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+	struct user_regs_struct regs;
+	uint64_t site, target;
+	unsigned consumed = 0;
+	int status;
+
+	first_branch(&site, &target);
+	cr_assert_neq(target, site);
+	start(&proc, &emu);
+	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, target,
+				 int3_owner_gdb), 0);
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	resume(proc.pid, how, 0);
+	cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+	cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how), 0);
+	cr_assert_eq(verdict, emu_consumed, "the engine's trap at %#lx",
+		     (unsigned long) site);
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+	cr_assert_eq(regs.rip, target, "sent onto GDB's breakpoint");
+
+	syscall(SYS_tgkill, proc.pid, proc.pid, SIGSTOP);
+	status = run_to_report(emu, proc.pid, how, NULL);
+	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+	cr_assert_eq(regs.rip, target, "stopped before the INT3 ran");
+
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	status = run_to_report(emu, proc.pid, how, &consumed);
+	cr_expect(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP,
+		  "status %#x", status);
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+	cr_expect_eq(regs.rip, target + 1, "GDB's breakpoint hit");
+	/* Right there, not on a later pass (the program recurses).  */
+	cr_expect_eq(consumed, 0);
+	emu_free(emu);
+	drv_finish(&proc);
+}

@@ -83,7 +83,7 @@ Test(thread, bts_blocks)
 	emu_rec_interrupt(&th, 0x1020, 0x101c);
 	emu_rec_resume(&th, 0x5000);
 	emu_rec_interrupt(&th, 0x5000, 0x4ffc);      /* at its start */
-	n = emu_bts_read(&th.bts, false, &b);
+	n = emu_bts_read(&th.bts, emu_bts_read_all, false, &b);
 	cr_assert_eq(n, 3);
 	cr_expect_eq(b[0].begin, 0x1000);
 	cr_expect_eq(b[0].end, 0x1010);
@@ -91,6 +91,12 @@ Test(thread, bts_blocks)
 	cr_expect_eq(b[1].end, 0x3020);
 	cr_expect_eq(b[2].begin, 0x1015);
 	cr_expect_eq(b[2].end, 0x101c);
+	free(b);
+	/* GDB's view adds the block the thread stopped in, up to its pc.  */
+	n = emu_bts_read(&th.bts, emu_bts_read_all, true, &b);
+	cr_assert_eq(n, 4);
+	cr_expect_eq(b[3].begin, 0x5000);
+	cr_expect_eq(b[3].end, 0x5000);
 	free(b);
 	emu_thread_trace_fini(&th);
 }

@@ -78,3 +78,82 @@ Test(inferior, attach_to_nothing_fails)
 	cr_assert_lt(nat_attach(&target, 0x7ffffff0), 0);
 	cr_assert_null(nat_first_process(&target));
 }
+
+/* The image the stopped process runs now.  */
+static void expect_exe(pid_t pid, const char *want)
+{
+	char path[64], exe[4096];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int) pid);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	cr_assert_gt(n, 0);
+	exe[n] = '\0';
+	cr_assert_str_eq(exe, want);
+}
+
+/* Whether NAME=VALUE is in the environment PID's image started with.  */
+static int has_env(pid_t pid, const char *entry)
+{
+	char path[64], buf[65536];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int) pid);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	for (size_t i = 0; i < n; i += strlen(buf + i) + 1)
+		if (!strcmp(buf + i, entry))
+			return 1;
+	return 0;
+}
+
+/* --wrapper: the wrapper's exec is counted, so the first stop is at the
+   program's first instruction, with what the wrapper set up.  */
+static void wrapper_case(int shell)
+{
+	struct nat_event ev;
+	pid_t pid;
+
+	target.start.startup_with_shell = shell;
+	target.start.shell = "/bin/sh";
+	target.start.wrapper = "env PS_WRAPPED=yes";
+	char abs[4096];
+
+	cr_assert_not_null(realpath(prog, abs));
+	pid = nat_fixture_start("exit", "6");
+	expect_exe(pid, abs);
+	cr_assert(has_env(pid, "PS_WRAPPED=yes"));
+	nat_fixture_resume_all(nat_resume_cont);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_exited);
+	cr_assert_eq(ev.pid, pid);
+	cr_assert_eq(ev.status, 6);
+}
+
+Test(inferior, wrapper_through_the_shell)
+{
+	wrapper_case(1);
+}
+
+Test(inferior, wrapper_without_a_shell)
+{
+	wrapper_case(0);
+}
+
+Test(inferior, missing_wrapper_fails)
+{
+	char *argv[] = { prog, "exit", "0", NULL };
+	int status = 0;
+	pid_t pid;
+
+	target.start.startup_with_shell = 0;
+	target.start.wrapper = "/nonexistent/wrapper";
+	cr_assert_eq(nat_create_inferior(&target, argv, &pid, &status),
+		     -pse_noproc);
+	cr_assert_eq(status, 127);
+	cr_assert_null(nat_first_process(&target));
+}

@@ -168,6 +168,8 @@ Test(rsp_listen, address_in_use)
 	cr_assert_eq(rsp_listen_open(&a, ":0"), 0);
 	snprintf(comm, sizeof(comm), ":%d", rsp_listen_port(&a));
 	cr_assert_eq(rsp_listen_open(&b, comm), -pse_busy);
+	cr_assert_str_eq(rsp_listen_error(&b),
+			 "Can't bind address: Address already in use.");
 	cr_assert_eq(b.fd, -1);
 	cr_assert_eq(rsp_listen_port(&b), -pse_invalid);
 
@@ -175,6 +177,7 @@ Test(rsp_listen, address_in_use)
 	rsp_listen_close(&a);
 	rsp_listen_close(&a);
 	cr_assert_eq(rsp_listen_open(&b, comm), 0);
+	cr_assert_str_empty(rsp_listen_error(&b));
 	cr_assert_eq(rsp_listen_port(&b), atoi(comm + 1));
 	rsp_listen_fini(&b);
 	rsp_listen_fini(&a);
@@ -214,6 +217,7 @@ Test(rsp_listen, malformed)
 		rsp_listen_init(&l);
 		cr_assert_eq(rsp_listen_open(&l, bad[i]), -pse_invalid,
 			     "'%s'", bad[i]);
+		cr_assert_str_neq(rsp_listen_error(&l), "", "'%s'", bad[i]);
 		cr_assert_eq(l.fd, -1);
 		rsp_listen_fini(&l);
 	}
@@ -227,6 +231,15 @@ Test(rsp_listen, unknown_host)
 	/* .invalid never resolves (RFC 2606).  */
 	cr_assert_eq(rsp_listen_open(&l, "no-such-host.invalid:0"),
 		     -pse_notfound);
+	/* gdbserver's words: GDB's testsuite waits for them.  */
+	cr_assert(!strncmp(rsp_listen_error(&l),
+			   "no-such-host.invalid:0: cannot resolve name: ", 45),
+		  "%s", rsp_listen_error(&l));
+	/* server-connect.exp's bad COMMs fail the same way.  */
+	cr_assert_eq(rsp_listen_open(&l, "tcp8:123:0"), -pse_notfound);
+	cr_assert(!strncmp(rsp_listen_error(&l),
+			   "tcp8:123:0: cannot resolve name: ", 33),
+		  "%s", rsp_listen_error(&l));
 	rsp_listen_fini(&l);
 }
 

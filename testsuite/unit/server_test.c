@@ -361,3 +361,44 @@ Test(server, new_connection_forgets_negotiation)
 	cr_assert_not(fx.srv.swbreak);
 	cr_assert_not(fx.target.report_fork);
 }
+
+/* gdbserver's --disable-packet names; "threads" is four of them.  */
+Test(server, parse_disable_packet_lists)
+{
+	unsigned mask = 0;
+	const char *bad = NULL;
+	size_t n = 0;
+
+	cr_assert_eq(srv_parse_disable("T", &mask, &bad, &n), 0);
+	cr_assert_eq(mask, srv_disable_t);
+	cr_assert_eq(srv_parse_disable("Tthread,qC", &mask, &bad, &n), 0);
+	cr_assert_eq(mask, srv_disable_t | srv_disable_tthread | srv_disable_qc);
+	mask = 0;
+	cr_assert_eq(srv_parse_disable("threads", &mask, &bad, &n), 0);
+	cr_assert_eq(mask, srv_disable_vcont | srv_disable_tthread |
+		     srv_disable_qc | srv_disable_qfthreadinfo);
+	mask = 0;
+	cr_assert_eq(srv_parse_disable("T,qfThreadInfo,bogus", &mask, &bad, &n),
+		     -pse_invalid);
+	cr_assert_eq(n, 5);
+	cr_assert(!strncmp(bad, "bogus", 5));
+	cr_assert_eq(mask, 0, "a bad list changes nothing");
+	cr_assert_eq(srv_parse_disable("Tt", &mask, &bad, &n), -pse_invalid);
+}
+
+/* A disabled packet gets the empty reply, as if never implemented.  */
+Test(server, disabled_packets_are_recognised)
+{
+	fx.opts.disabled = srv_disable_vcont | srv_disable_qfthreadinfo;
+	cr_assert(srv_packet_disabled(&fx.srv, "vCont?", 6));
+	cr_assert(srv_packet_disabled(&fx.srv, "vCont;c", 7));
+	cr_assert(srv_packet_disabled(&fx.srv, "vCtrlC", 6));
+	cr_assert(srv_packet_disabled(&fx.srv, "qfThreadInfo", 12));
+	cr_assert(srv_packet_disabled(&fx.srv, "qsThreadInfo", 12));
+	cr_assert(!srv_packet_disabled(&fx.srv, "qC", 2));
+	cr_assert(!srv_packet_disabled(&fx.srv, "vStopped", 8));
+	fx.opts.disabled = srv_disable_qc;
+	cr_assert(srv_packet_disabled(&fx.srv, "qC", 2));
+	cr_assert(!srv_packet_disabled(&fx.srv, "qCRC:0,1", 8));
+	cr_assert(!srv_packet_disabled(&fx.srv, "vCont;c", 7));
+}

@@ -91,6 +91,8 @@ static inline void srv_fx_teardown(void)
 		kill(fx.strays[i], SIGKILL);
 		waitpid(fx.strays[i], &status, 0);
 	}
+	srv_process_fini(&fx.srv);
+	srv_monitor_fini(&fx.srv);
 	srv_fini(&fx.srv);
 	nat_target_fini(&fx.target);
 	rsp_conn_fini(&fx.conn);

@@ -29,6 +29,11 @@ static const char *monitor(const char *cmd, char *out, size_t size)
 	return r;
 }
 
+static int starts_with(const char *text, const char *prefix)
+{
+	return !strncmp(text, prefix, strlen(prefix));
+}
+
 Test(srv_monitor, help_lists_the_commands)
 {
 	char text[8192];
@@ -49,11 +54,14 @@ Test(srv_monitor, unknown_command_says_so)
 	char text[8192];
 	const char *r;
 
+	/* gdbserver's answer: the text, the list, and E01 (GDB then says
+	   "Protocol error", which server-mon.exp expects).  */
 	r = monitor("frobnicate", text, sizeof(text));
-	cr_assert_str_eq(r, "OK");
-	cr_assert_not_null(strstr(text, "Unknown monitor command"), "%s", text);
+	cr_assert_str_eq(r, "E01");
+	cr_assert(starts_with(text, "Unknown monitor command.\n\nThe following "
+			      "monitor commands are supported:\n"), "%s", text);
 	r = monitor("", text, sizeof(text));
-	cr_assert_str_eq(r, "OK");
+	cr_assert_str_eq(r, "E01");
 	cr_assert_not_null(strstr(text, "Unknown monitor command"), "%s", text);
 }
 
@@ -74,11 +82,11 @@ Test(srv_monitor, set_debug_switches_the_log)
 	fx.opts.debug_file = log;
 	cr_assert_str_eq(monitor("set debug 1", text, sizeof(text)), "OK");
 	cr_assert_eq(fx.target.debug, log);
-	cr_assert_not_null(strstr(text, "enabled"), "%s", text);
+	cr_assert_str_eq(text, "Debug output enabled.\n");
 	cr_assert_str_eq(monitor("set debug 0", text, sizeof(text)), "OK");
 	cr_assert_null(fx.target.debug);
-	cr_assert_not_null(strstr(text, "disabled"), "%s", text);
-	cr_assert_str_eq(monitor("set debug maybe", text, sizeof(text)), "OK");
+	cr_assert_str_eq(text, "Debug output disabled.\n");
+	cr_assert_str_eq(monitor("set debug maybe", text, sizeof(text)), "E01");
 	cr_assert_null(fx.target.debug);
 	cr_assert_not_null(strstr(text, "0 or 1"), "%s", text);
 	fclose(log);
@@ -93,8 +101,10 @@ Test(srv_monitor, set_remote_debug_logs_packets)
 	fx.opts.debug_file = log;
 	cr_assert_str_eq(monitor("set remote-debug 1", text, sizeof(text)), "OK");
 	cr_assert_eq(fx.conn.debug, log);
+	cr_assert_str_eq(text, "Protocol debug output enabled.\n");
 	cr_assert_str_eq(monitor("set remote-debug 0", text, sizeof(text)), "OK");
 	cr_assert_null(fx.conn.debug);
+	cr_assert_str_eq(text, "Protocol debug output disabled.\n");
 	/* What went out while it was on is in the log.  */
 	cr_assert_gt(ftell(log), 0);
 	fclose(log);
@@ -106,4 +116,77 @@ Test(srv_monitor, exit_ends_the_server)
 
 	cr_assert_str_eq(monitor("exit", text, sizeof(text)), "OK");
 	cr_assert(fx.srv.exit_server);
+}
+
+Test(srv_monitor, set_debug_format)
+{
+	char text[8192];
+
+	cr_assert_str_eq(monitor("set debug-format all", text, sizeof(text)),
+			 "OK");
+	cr_assert_str_eq(text, "All extra debug format options enabled.\n");
+	cr_assert_str_eq(monitor("set debug-format none", text, sizeof(text)),
+			 "OK");
+	cr_assert_str_eq(text, "All extra debug format options disabled.\n");
+	cr_assert_str_eq(monitor("set debug-format  all,,none", text,
+				 sizeof(text)), "OK");
+	cr_assert_str_eq(text, "All extra debug format options enabled.\n"
+			 "All extra debug format options disabled.\n");
+	/* An unknown option: gdbserver's text, the list and an error.  */
+	cr_assert_str_eq(monitor("set debug-format none,colour", text,
+				 sizeof(text)), "E01");
+	cr_assert(starts_with(text, "All extra debug format options disabled.\n"
+			      "Unknown debug-format argument: \"colour\"\n"
+			      "The following monitor commands"), "%s", text);
+}
+
+/* The logs that are on follow the file; without one they go back.  */
+Test(srv_monitor, set_debug_file_moves_the_logs)
+{
+	char text[1024], path[] = "/tmp/srv_monitor_log.XXXXXX";
+	FILE *start = tmpfile(), *f;
+	long size;
+	int fd = mkstemp(path);
+
+	cr_assert_not_null(start);
+	cr_assert_geq(fd, 0);
+	close(fd);
+	fx.opts.debug_file = start;
+	cr_assert_str_eq(monitor("set remote-debug 1", text, sizeof(text)), "OK");
+	cr_assert_eq(fx.conn.debug, start);
+	cr_assert_null(fx.target.debug);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "set debug-file %s", path);
+		cr_assert_str_eq(monitor(cmd, text, sizeof(text)), "OK");
+	}
+	cr_assert_not_null(fx.srv.log_file);
+	cr_assert_eq(fx.conn.debug, fx.srv.log_file);
+	/* debug was off: it stays off, but turned on it goes there.  */
+	cr_assert_null(fx.target.debug);
+	cr_assert_str_eq(monitor("set debug 1", text, sizeof(text)), "OK");
+	cr_assert_eq(fx.target.debug, fx.srv.log_file);
+	cr_assert_str_eq(monitor("set debug-file", text, sizeof(text)), "OK");
+	cr_assert_str_empty(text);
+	cr_assert_null(fx.srv.log_file);
+	cr_assert_eq(fx.conn.debug, start);
+	cr_assert_eq(fx.target.debug, start);
+	/* The packets logged meanwhile are in the file.  */
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fclose(f);
+	cr_assert_gt(size, 0);
+	unlink(path);
+	/* A file that cannot be opened: the logs stay where they were.  */
+	cr_assert_str_eq(monitor("set debug-file /nonexistent/dir/log", text,
+				 sizeof(text)), "OK");
+	cr_assert_null(fx.srv.log_file);
+	cr_assert_eq(fx.conn.debug, start);
+	cr_assert_str_eq(monitor("set remote-debug 0", text, sizeof(text)), "OK");
+	cr_assert_str_eq(monitor("set debug 0", text, sizeof(text)), "OK");
+	fclose(start);
+	fx.opts.debug_file = NULL;
 }

@@ -251,3 +251,73 @@ Test(srv_process, vattach_failures_are_errors)
 	cr_assert(srv_fx_is_error(srv_fx_req("vAttach;0")));
 	cr_assert_null(nat_first_process(&fx.target));
 }
+
+/* R in extended mode: the last program again (same arguments), with
+   no reply; '?' then reports the new process.  */
+Test(srv_process, r_restarts_the_last_program)
+{
+	const char *r;
+	pid_t first, second;
+
+	cr_assert_str_eq(srv_fx_req("!"), "OK");
+	r = vrun("exit", "3");
+	cr_assert(!strncmp(r, "T05", 3), "vRun gave %s", r);
+	first = nat_first_process(&fx.target)->pid;
+	cr_assert_eq(srv_dispatch(&fx.srv, "R00", 3), srv_no_reply);
+	cr_assert_not(srv_fx_pending());
+	cr_assert_not_null(nat_first_process(&fx.target));
+	second = nat_first_process(&fx.target)->pid;
+	cr_assert_neq(first, second);
+	cr_assert_null(nat_find_process(&fx.target, first));
+	cr_assert_not(srv_fx_alive(first));
+	r = srv_fx_req("?");
+	cr_assert(!strncmp(r, "T05", 3), "? gave %s", r);
+	cr_assert_str_eq(srv_fx_req("vCont;c"), "W03");
+
+	/* Nothing running: R starts it again all the same.  */
+	cr_assert_eq(srv_dispatch(&fx.srv, "R00", 3), srv_no_reply);
+	cr_assert_not_null(nat_first_process(&fx.target));
+	cr_assert_str_eq(srv_fx_req("vCont;c"), "W03");
+}
+
+Test(srv_process, r_outside_extended_mode_is_unknown)
+{
+	cr_assert_str_eq(srv_fx_req("R00"), "");
+}
+
+Test(srv_process, r_without_any_program_only_kills)
+{
+	cr_assert_str_eq(srv_fx_req("!"), "OK");
+	cr_assert_eq(srv_dispatch(&fx.srv, "R00", 3), srv_no_reply);
+	cr_assert_null(nat_first_process(&fx.target));
+	cr_assert_str_eq(srv_fx_req("?"), "W00");
+}
+
+/* gdbserver's rule: a bare name of a file in the working folder runs by
+   its absolute path.  */
+Test(srv_process, bare_name_in_cwd_runs_by_absolute_path)
+{
+	char dir[4096], hex[256], cmdline[4096], path[64], abs[4096];
+	char *slash;
+	const char *r;
+	FILE *f;
+	size_t n;
+
+	cr_assert_not_null(realpath(fx.prog, abs));
+	snprintf(dir, sizeof(dir), "%s", abs);
+	slash = strrchr(dir, '/');
+	cr_assert_not_null(slash);
+	*slash = '\0';
+	cr_assert_eq(chdir(dir), 0);
+	r = srv_fx_reqf("vRun;%s", srv_fx_hex(hex, "nat_prog"));
+	cr_assert(!strncmp(r, "T05", 3), "vRun gave %s", r);
+	snprintf(path, sizeof(path), "/proc/%d/cmdline",
+		 (int) nat_first_process(&fx.target)->pid);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	n = fread(cmdline, 1, sizeof(cmdline) - 1, f);
+	fclose(f);
+	cmdline[n] = '\0';
+	cr_assert_str_eq(cmdline, abs);
+	cr_assert_str_eq(fx.srv.last_argv[0], abs);
+}

@@ -165,7 +165,7 @@ Test(srv_qxfer, unknown_object_is_empty)
 {
 	srv_fx_start("exit", "0");
 	cr_assert_str_eq(srv_fx_req("qXfer:foo:read::0,10"), "");
-	cr_assert_str_eq(srv_fx_req("qXfer:osdata:read::0,10"), "");
+	cr_assert_str_eq(srv_fx_req("qXfer:fdpic:read::0,10"), "");
 	cr_assert_str_eq(srv_fx_req("qXfer:auxv:write::0:00"), "");
 	cr_assert_str_eq(srv_fx_req("qXfer:features:frob:target.xml:0,10"), "");
 }

@@ -182,3 +182,55 @@ Test(srv_stop_reply, stop_selects_its_thread)
 	cr_assert(fx.srv.have_last);
 	cr_assert_eq(fx.srv.last.sig, SIGTRAP);
 }
+
+/* --disable-packet=T: an old stub's S reply, the signal alone; Tthread:
+   the T reply without thread (and core), the selected thread kept.  */
+Test(srv_stop_reply, disabled_t_gives_s_replies)
+{
+	pid_t pid = srv_fx_start("exit", "0");
+	struct nat_event ev = stopped(pid, SIGTRAP, nat_stop_swbreak);
+
+	fx.opts.disabled = srv_disable_t;
+	fx.srv.swbreak = 1;
+	cr_assert_str_eq(reply_for(&ev), "S05");
+	ev.sig = SIGINT;
+	cr_assert_str_eq(reply_for(&ev), "S02");
+	ev.kind = nat_ev_forked;
+	ev.child = pid;
+	cr_assert_str_eq(reply_for(&ev), "S05");
+	/* Exits are no T replies: unchanged.  */
+	ev.kind = nat_ev_exited;
+	ev.status = 3;
+	cr_assert_str_eq(reply_for(&ev), "W03");
+}
+
+Test(srv_stop_reply, disabled_tthread_leaves_out_the_thread)
+{
+	pid_t pid = srv_fx_start("exit", "0");
+	struct nat_event ev = stopped(pid, SIGTRAP, nat_stop_none);
+	const char *r;
+
+	fx.opts.disabled = srv_disable_tthread;
+	fx.srv.general.pid = fx.srv.general.tid = 0;
+	r = reply_for(&ev);
+	cr_assert(!strncmp(r, "T05", 3), "%s", r);
+	cr_assert(strstr(r, "10:"), "%s", r);
+	cr_assert_null(strstr(r, "thread:"), "%s", r);
+	cr_assert_null(strstr(r, "core:"), "%s", r);
+	cr_assert_eq(fx.srv.general.tid, 0);
+}
+
+/* Non-stop: a stop reply is about its thread, not a selection.  */
+Test(srv_stop_reply, non_stop_keeps_the_selected_thread)
+{
+	pid_t pid = srv_fx_start("exit", "0");
+	struct nat_event ev = stopped(pid, SIGTRAP, nat_stop_none);
+
+	fx.srv.non_stop = 1;
+	fx.srv.general.pid = fx.srv.general.tid = 0;
+	cr_assert(strstr(reply_for(&ev), "thread:"));
+	cr_assert_eq(fx.srv.general.tid, 0);
+	fx.srv.non_stop = 0;
+	reply_for(&ev);
+	cr_assert_eq(fx.srv.general.tid, pid);
+}

@@ -1,0 +1,427 @@
+/* The instruction history, printed as GDB 13.1's `record
+   instruction-history` does (gdb/record-btrace.c, disasm.c): its window
+   arithmetic over segments (a gap counts as one instruction), GDB's
+   line layout, libopcodes' text, and source lines for /m and /s.  */
+#include "btrace/bt_ftrace.h"
+#include "btrace/bt_disasm.h"
+#include "btrace/bt_source.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* GDB's btrace_insn_iterator: a segment index and an instruction index
+   inside it (struct bt_hist_it).  */
+static uint32_t bt_it_size(const struct bt_ftrace *ft, uint32_t seg)
+{
+	const struct bt_seg *s = &ft->segs[seg];
+
+	return s->errcode ? 0 : s->ninsn;
+}
+
+static int bt_it_cmp(const struct bt_hist_it *a, const struct bt_hist_it *b)
+{
+	if (a->seg != b->seg)
+		return a->seg < b->seg ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* The current instruction: one past the end of the trace proper.  */
+static void bt_it_end(const struct bt_ftrace *ft, struct bt_hist_it *it)
+{
+	uint32_t size;
+
+	it->seg = (uint32_t) ft->nsegs - 1;
+	size = bt_it_size(ft, it->seg);
+	it->index = size ? size - 1 : 0;
+}
+
+static unsigned int bt_it_next(const struct bt_ftrace *ft,
+			       struct bt_hist_it *it, unsigned int stride)
+{
+	uint32_t seg = it->seg, index = it->index;
+	unsigned int steps = 0;
+
+	while (stride) {
+		uint32_t end = bt_it_size(ft, seg), adv;
+
+		if (end == 0) {
+			if (seg + 1 >= ft->nsegs)
+				break;
+			stride -= 1;
+			steps += 1;
+			seg += 1;
+			index = 0;
+			continue;
+		}
+		adv = end - index < stride ? end - index : stride;
+		stride -= adv;
+		index += adv;
+		steps += adv;
+		if (index == end) {
+			if (seg + 1 >= ft->nsegs) {
+				/* Past the last: back onto its last one.  */
+				index -= 1;
+				steps -= 1;
+				break;
+			}
+			seg += 1;
+			index = 0;
+		}
+	}
+	it->seg = seg;
+	it->index = index;
+	return steps;
+}
+
+static unsigned int bt_it_prev(const struct bt_ftrace *ft,
+			       struct bt_hist_it *it, unsigned int stride)
+{
+	uint32_t seg = it->seg, index = it->index;
+	unsigned int steps = 0;
+
+	while (stride) {
+		uint32_t adv;
+
+		if (index == 0) {
+			if (seg == 0)
+				break;
+			seg -= 1;
+			index = bt_it_size(ft, seg);
+			if (index == 0) {
+				stride -= 1;
+				steps += 1;
+				continue;
+			}
+		}
+		adv = index < stride ? index : stride;
+		stride -= adv;
+		index -= adv;
+		steps += adv;
+	}
+	it->seg = seg;
+	it->index = index;
+	return steps;
+}
+
+static uint32_t bt_it_count(const struct bt_seg *s)
+{
+	return s->errcode ? 1 : s->ninsn;
+}
+
+/* GDB's btrace_find_insn_by_number.  */
+static int bt_it_find(const struct bt_ftrace *ft, uint32_t number,
+		      struct bt_hist_it *it)
+{
+	size_t lo = 0, hi;
+	const struct bt_seg *last;
+
+	if (!ft->nsegs || number < ft->segs[0].insn_offset)
+		return 0;
+	last = &ft->segs[ft->nsegs - 1];
+	if (number >= last->insn_offset + bt_it_count(last))
+		return 0;
+	hi = ft->nsegs - 1;
+	for (;;) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct bt_seg *s = &ft->segs[mid];
+
+		if (number < s->insn_offset)
+			hi = mid - 1;
+		else if (number >= s->insn_offset + bt_it_count(s))
+			lo = mid + 1;
+		else {
+			it->seg = (uint32_t) mid;
+			it->index = number - s->insn_offset;
+			return 1;
+		}
+	}
+}
+
+/* The window [BEGIN, END) for RANGE, as GDB's insn_history,
+   insn_history_from and insn_history_range compute it.  *AT_EDGE is set
+   to -1/1 when GDB says it is at the start/end instead.  */
+static int bt_insn_window(const struct bt_ftrace *ft,
+			  const struct bt_call_range *range, unsigned int size,
+			  struct bt_hist_it *begin, struct bt_hist_it *end,
+			  int *at_edge, struct bt_diag *diag)
+{
+	unsigned int low, high;
+	int errcode, sized;
+
+	*at_edge = 0;
+	if (!ft->nsegs)
+		return bt_diag_set(diag, bte_no_trace, 0, 0, "No trace.");
+	sized = bt_history_size(size);
+
+	switch (range->kind) {
+	case btcr_default:
+	case btcr_backward:
+		bt_it_end(ft, begin);
+		bt_history_end_window(ft, bt_it_next, bt_it_prev,
+				      range->kind == btcr_backward,
+				      (unsigned int) sized, begin, end,
+				      at_edge);
+		return 0;
+
+	default:
+		break;
+	}
+
+	errcode = bt_history_range_numbers(range, sized,
+					   "instruction-history", &low, &high,
+					   diag);
+	if (errcode < 0)
+		return errcode;
+	if (!bt_it_find(ft, low, begin))
+		return bt_diag_set(diag, bte_range, 0, 0,
+				   "Range out of bounds.");
+	if (!bt_it_find(ft, high, end))
+		bt_it_end(ft, end);
+	else
+		bt_it_next(ft, end, 1);
+	return 0;
+}
+
+/* What printing one window needs.  */
+struct bt_insn_printer {
+	FILE *out;
+	const struct bt_ftrace *ft;
+	const struct bt_image *image;
+	struct bt_disasm *disasm;
+	struct bt_source *source;
+	int flags, json, first;
+	uint64_t pc;
+	/* The instructions of the current segment to print.  */
+	uint32_t number, index, from, to;
+	/* GDB's last_lines: the source lines printed last.  */
+	const char *last_path;
+	int last_begin, last_end;
+};
+
+/* GDB's btrace_print_lines, when PC starts lines not printed last.  */
+static void bt_insn_source(struct bt_insn_printer *p, uint64_t ip)
+{
+	const char *file = NULL, *path = NULL;
+	int begin, end;
+
+	if (bt_image_line_range(p->image, ip, &begin, &end, &file, &path) < 0
+	    || end <= begin || !file || !path)
+		return;
+	if (p->last_path == path && p->last_begin <= begin &&
+	    end <= p->last_end)
+		return;
+	for (int line = begin; line < end; ++line)
+		bt_source_print_line(p->source, p->out, file, path, line);
+	p->last_path = path;
+	p->last_begin = begin;
+	p->last_end = end;
+}
+
+static void bt_insn_bytes(struct bt_insn_printer *p, uint64_t ip, int size,
+			  char *hex, size_t hexsize)
+{
+	uint8_t bytes[32];
+	size_t len = 0;
+	int n = size < (int) sizeof(bytes) ? size : (int) sizeof(bytes);
+
+	hex[0] = 0;
+	if (bt_image_read(p->image, ip, bytes, (size_t) n) != n)
+		return;
+	for (int i = 0; i < n && len + 4 < hexsize; ++i)
+		len += (size_t) snprintf(hex + len, hexsize - len, "%s%02x",
+					 i ? " " : "", bytes[i]);
+}
+
+/* One instruction, as gdb_pretty_print_disassembler::pretty_print_insn
+   prints it with DISASSEMBLY_SPECULATIVE (always set for btrace).  */
+static int bt_insn_print_one(struct bt_insn_printer *p, uint64_t ip)
+{
+	const char *name = NULL;
+	int64_t offset = 0;
+	char text[256], hex[128];
+	int size, symbolic;
+
+	size = bt_disasm_insn(p->disasm, ip, text, sizeof(text));
+	if (size < 0)
+		return size;
+	symbolic = bt_image_symbolic(p->image, ip,
+				     (p->flags & btif_omit_fname) != 0, &name,
+				     &offset) == 0 && name;
+	if (p->flags & (btif_raw | btif_raw_bytes))
+		bt_insn_bytes(p, ip, size, hex, sizeof(hex));
+
+	if (p->json) {
+		fprintf(p->out, "%s\n  {\"index\": %u, \"address\": \"0x%"
+			PRIx64 "\"", p->first ? "" : ",", p->number, ip);
+		if (symbolic) {
+			fputs(", \"function\": ", p->out);
+			bt_json_string(p->out, name);
+			fprintf(p->out, ", \"offset\": %" PRId64, offset);
+		}
+		if (p->flags & (btif_raw | btif_raw_bytes)) {
+			fputs(", \"bytes\": ", p->out);
+			bt_json_string(p->out, hex);
+		}
+		fputs(", \"insn\": ", p->out);
+		bt_json_string(p->out, text);
+		fputc('}', p->out);
+		p->first = 0;
+		return 0;
+	}
+
+	if (p->flags & btif_source)
+		bt_insn_source(p, ip);
+	fprintf(p->out, "%u\t%s0x%016" PRIx64, p->number,
+		ip == p->pc && !(p->flags & btif_omit_pc) ? "=> " : "   ", ip);
+	if (symbolic)
+		fprintf(p->out, " <%s%s%" PRId64 ">:\t",
+			p->flags & btif_omit_fname ? "" : name,
+			offset >= 0 ? "+" : "", offset);
+	else
+		fputs(":\t", p->out);
+	if (p->flags & (btif_raw | btif_raw_bytes)) {
+		int per_line = bt_disasm_bytes_per_line(p->disasm);
+		int nspaces = 0;
+
+		if (per_line < size)
+			per_line = size;
+		/* One byte per chunk on x86: two digits and a space each.  */
+		for (int i = size; i < per_line; ++i)
+			nspaces += (i > size) + 2;
+		fprintf(p->out, "%s%*s\t", hex, nspaces, "");
+	}
+	fprintf(p->out, "%s\n", text);
+	return 0;
+}
+
+static int bt_insn_visit(uint64_t ip, void *ctx)
+{
+	struct bt_insn_printer *p = ctx;
+	int status = 0;
+
+	if (p->index >= p->from && p->index < p->to) {
+		status = bt_insn_print_one(p, ip);
+		p->number += 1;
+	}
+	p->index += 1;
+	/* Stop the walk once past the window.  */
+	return status < 0 ? status : p->index >= p->to;
+}
+
+static void bt_insn_gap(struct bt_insn_printer *p, const struct bt_seg *seg)
+{
+	if (p->json) {
+		fprintf(p->out, "%s\n  {\"index\": %u, \"gap\": true, "
+			"\"errcode\": %d, \"error\": ", p->first ? "" : ",",
+			p->number, seg->errcode);
+		bt_json_string(p->out, bt_gap_string(p->ft->format,
+						     seg->errcode));
+		fputc('}', p->out);
+		p->first = 0;
+		return;
+	}
+	fprintf(p->out, "%u\t", p->number);
+	bt_print_gap(p->out, p->ft->format, seg->errcode);
+}
+
+static int bt_insn_print_window(struct bt_insn_printer *p,
+				const struct bt_hist_it *begin,
+				const struct bt_hist_it *end)
+{
+	for (uint32_t s = begin->seg; s <= end->seg && s < p->ft->nsegs; ++s) {
+		const struct bt_seg *seg = &p->ft->segs[s];
+		int status;
+
+		p->from = s == begin->seg ? begin->index : 0;
+		p->to = s == end->seg ? end->index : UINT32_MAX;
+		p->number = seg->insn_offset + p->from;
+		if (seg->errcode) {
+			/* A gap is one instruction, at index 0.  */
+			if (s != end->seg)
+				bt_insn_gap(p, seg);
+			continue;
+		}
+		if (p->from >= p->to)
+			continue;
+		p->index = 0;
+		status = bt_ftrace_for_each_insn(p->ft, s + 1, bt_insn_visit,
+						 p);
+		if (status < 0)
+			return status;
+	}
+	return 0;
+}
+
+static int bt_insn_history_run(FILE *out, const struct bt_ftrace *ft,
+			       const struct bt_image *image,
+			       const struct bt_call_range *range, int flags,
+			       unsigned int size, uint64_t pc, int json,
+			       struct bt_diag *diag)
+{
+	struct bt_insn_printer p;
+	struct bt_hist_it begin = { 0, 0 }, end = { 0, 0 };
+	int at_edge, errcode;
+
+	if (!out || !ft || !image || !range)
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+	errcode = bt_insn_window(ft, range, size, &begin, &end, &at_edge,
+				 diag);
+	if (errcode < 0)
+		return errcode;
+	if (at_edge) {
+		bt_print_edge(out, at_edge, json);
+		return 0;
+	}
+
+	memset(&p, 0, sizeof(p));
+	p.out = out;
+	p.ft = ft;
+	p.image = image;
+	p.flags = flags;
+	p.json = json;
+	p.first = 1;
+	p.pc = pc;
+	errcode = bt_disasm_alloc(&p.disasm, image);
+	if (errcode < 0)
+		return bt_diag_set(diag, -errcode, 0, 0,
+				   "cannot set up the disassembler: %s",
+				   bt_errstr(errcode));
+	errcode = bt_source_alloc(&p.source);
+	if (errcode >= 0) {
+		if (json)
+			fputc('[', out);
+		if (bt_it_cmp(&begin, &end) < 0)
+			errcode = bt_insn_print_window(&p, &begin, &end);
+		if (json)
+			fputs(p.first ? "]\n" : "\n]\n", out);
+	}
+	bt_source_free(p.source);
+	bt_disasm_free(p.disasm);
+	if (errcode < 0)
+		return bt_diag_set(diag, -errcode, 0, 0,
+				   "instruction %u: %s", p.number,
+				   bt_errstr(errcode));
+	return 0;
+}
+
+int bt_insn_history_print(FILE *out, const struct bt_ftrace *ft,
+			  const struct bt_image *image,
+			  const struct bt_call_range *range, int flags,
+			  unsigned int size, uint64_t pc,
+			  struct bt_diag *diag)
+{
+	return bt_insn_history_run(out, ft, image, range, flags, size, pc, 0,
+				   diag);
+}
+
+int bt_insn_history_print_json(FILE *out, const struct bt_ftrace *ft,
+			       const struct bt_image *image,
+			       const struct bt_call_range *range, int flags,
+			       unsigned int size, uint64_t pc,
+			       struct bt_diag *diag)
+{
+	return bt_insn_history_run(out, ft, image, range, flags, size, pc, 1,
+				   diag);
+}

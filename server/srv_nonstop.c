@@ -1,0 +1,200 @@
+/* Non-stop mode, as gdbserver does it on the wire: QNonStop, vCont
+   answered OK at once, each stop sent as a "%Stop:" notification with
+   the rest queued for vStopped, '?' reporting every stopped thread,
+   vAttach answered OK with the stops following as notifications, and
+   vCtrlC.  The inferior runs while packets are served: the loop here
+   waits on the client and on the inferior's events together.  */
+#include "server/server.h"
+#include "common/ps_error.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+/* Events about processes or threads that are gone (detached, killed)
+   must not reach the client; exits are about gone processes anyway.  */
+static int srv_notif_still_there(const struct srv_notif *n, void *ctx)
+{
+	struct srv *srv = ctx;
+
+	if (!n->tid)
+		return 1;
+	return nat_find_thread(srv->target, n->pid, n->tid) != NULL;
+}
+
+/* Format EV as a stop reply and queue it; the first one goes out now.  */
+static int srv_nonstop_push(struct srv *srv, const struct nat_event *ev,
+			    int notify)
+{
+	int exit = ev->kind == nat_ev_exited || ev->kind == nat_ev_signalled;
+	int err;
+
+	ps_buf_reset(&srv->reply);
+	/* A thread gone before its reply was written has nothing to say.  */
+	if (srv_stop_reply(srv, ev) < 0) {
+		ps_buf_reset(&srv->reply);
+		return 0;
+	}
+	err = srv_notif_push(&srv->notifs, ev->pid, exit ? 0 : ev->tid,
+			     srv->reply.data, srv->reply.len);
+	ps_buf_reset(&srv->reply);
+	if (err == 1 && notify) {
+		const struct srv_notif *head = srv_notif_head(&srv->notifs);
+
+		return rsp_send_notification(srv->conn, "Stop", head->text,
+					     head->len);
+	}
+	return err < 0 ? err : 0;
+}
+
+/* Report everything the inferior has for the client now.  */
+int srv_nonstop_report(struct srv *srv)
+{
+	struct nat_event ev;
+	int err;
+
+	while (nat_poll_event(srv->target, &ev) == 1) {
+		if (ev.kind == nat_ev_no_resumed || srv_condition_false(srv, &ev))
+			continue;
+		err = srv_nonstop_push(srv, &ev, 1);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int srv_nonstop_wait_packet(struct srv *srv)
+{
+	for (;;) {
+		struct pollfd fds[2];
+		int err;
+
+		err = srv_nonstop_report(srv);
+		if (err < 0)
+			return err;
+		err = rsp_conn_check_interrupt(srv->conn);
+		if (err < 0)
+			return err;
+		if (err == 1)
+			nat_interrupt(srv->target);
+		/* A packet has begun: rsp_read_packet takes it.  */
+		if (srv->conn->in_pos < srv->conn->in_len)
+			return 0;
+
+		fds[0].fd = rsp_conn_poll_fd(srv->conn);
+		fds[0].events = POLLIN;
+		fds[1].fd = nat_event_fd(srv->target);
+		fds[1].events = POLLIN;
+		if (poll(fds, 2, -1) < 0 && errno != EINTR)
+			return -pse_io;
+	}
+}
+
+void srv_nonstop_end(struct srv *srv)
+{
+	srv->non_stop = 0;
+	nat_set_non_stop(srv->target, 0);
+	srv_notif_clear(&srv->notifs);
+}
+
+/* Reply with the head of the queue, or OK when it is empty.  */
+static int srv_reply_head(struct srv *srv, const struct srv_notif *head)
+{
+	ps_buf_reset(&srv->reply);
+	if (head)
+		ps_buf_append(&srv->reply, head->text, head->len);
+	else
+		ps_buf_puts(&srv->reply, "OK");
+	return srv_reply;
+}
+
+static int srv_qnonstop(struct srv *srv, const char *pkt, size_t len)
+{
+	const char *mode = pkt + strlen("QNonStop:");
+	size_t n = len - strlen("QNonStop:");
+	int on;
+
+	if (n == 1 && (*mode == '0' || *mode == '1')) {
+		on = *mode == '1';
+	} else {
+		ps_buf_puts(&srv->reply, "E.Unknown non-stop mode requested: ");
+		ps_buf_append(&srv->reply, mode, n);
+		ps_buf_putc(&srv->reply, '\n');
+		return srv_reply;
+	}
+	if (!on && srv->non_stop)
+		srv_notif_clear(&srv->notifs);
+	srv->non_stop = on;
+	nat_set_non_stop(srv->target, on);
+	ps_buf_puts(&srv->reply, "OK");
+	return srv_reply;
+}
+
+/* '?' in non-stop: a stop reply for every thread the client knows
+   stopped, the first as the reply, the rest for vStopped.  Threads it
+   was never told of (attached along with the leader) it takes as
+   running, as gdbserver has them: a vCont;t reports each.  */
+static int srv_nonstop_status(struct srv *srv)
+{
+	int err;
+
+	for (struct nat_process *p = nat_first_process(srv->target); p;
+	     p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			struct nat_event ev;
+
+			if (t->resumed || !t->stop_known ||
+			    srv_notif_has(&srv->notifs, p->pid, t->tid))
+				continue;
+			memset(&ev, 0, sizeof(ev));
+			ev.kind = nat_ev_stopped;
+			ev.pid = p->pid;
+			ev.tid = t->tid;
+			ev.sig = t->last_sig;
+			if (srv->have_last && srv->last.kind == nat_ev_stopped &&
+			    srv->last.pid == p->pid && srv->last.tid == t->tid)
+				ev.sig = srv->last.sig;
+			err = srv_nonstop_push(srv, &ev, 0);
+			if (err < 0)
+				return err;
+		}
+	nat_hold_stopped(srv->target, -1, 0);
+	return srv_reply_head(srv, srv_notif_head(&srv->notifs));
+}
+
+static int srv_is(const char *pkt, size_t len, const char *name)
+{
+	return len == strlen(name) && !memcmp(pkt, name, len);
+}
+
+int srv_handle_nonstop(struct srv *srv, const char *pkt, size_t len)
+{
+	if (srv_prefix(pkt, len, "QNonStop:"))
+		return srv_qnonstop(srv, pkt, len);
+	if (srv_is(pkt, len, "vStopped")) {
+		srv_notif_filter(&srv->notifs, srv_notif_still_there, srv);
+		return srv_reply_head(srv, srv_notif_ack(&srv->notifs));
+	}
+	if (srv_is(pkt, len, "vCtrlC")) {
+		nat_interrupt(srv->target);
+		ps_buf_puts(&srv->reply, "OK");
+		return srv_reply;
+	}
+	if (pkt[0] == '?')
+		return srv->non_stop ? srv_nonstop_status(srv)
+				     : srv_handle_general(srv, pkt, len);
+	if (srv_prefix(pkt, len, "vAttach;")) {
+		int res = srv_handle_process(srv, pkt, len);
+
+		/* GDB takes the threads as running and stops them: the
+		   stops follow as notifications.  */
+		if (res == srv_reply && srv->non_stop &&
+		    srv->reply.len && srv->reply.data[0] != 'E') {
+			nat_hold_stopped(srv->target, srv->last.pid, 1);
+			ps_buf_reset(&srv->reply);
+			ps_buf_puts(&srv->reply, "OK");
+		}
+		return res;
+	}
+	return srv_reply;
+}

@@ -1,0 +1,39 @@
+# testsuite/bench: `make bench-stub` and `make bench-btrace`, the stub's
+# and the client library's side of `make bench` (the emulator's own
+# benchmark, bench-emu, is in nat/emu/local.mk).  Benchmarks print
+# measured ratios side by side in one run; they are never tests, so
+# nothing here goes into TESTS.  See testsuite/bench/README.md.
+
+# The inferior, the emulator-alone baseline, the RSP client that fetches
+# traces as GDB does, and libipt's bare block-decoder loop.
+check_PROGRAMS += testsuite/bench/bench_prog testsuite/bench/emu_alone \
+	testsuite/bench/rsp_bench testsuite/bench/blk_loop
+testsuite_bench_bench_prog_CFLAGS = -O1 -g -fno-omit-frame-pointer
+testsuite_bench_emu_alone_CFLAGS = $(AM_CFLAGS)
+testsuite_bench_emu_alone_LDADD = $(EMU_DRIVER_LIBS)
+testsuite_bench_rsp_bench_CFLAGS = $(AM_CFLAGS)
+testsuite_bench_rsp_bench_LDADD = $(EMU_DRIVER_LIBS)
+testsuite_bench_blk_loop_CFLAGS = $(AM_CFLAGS)
+testsuite_bench_blk_loop_LDADD = btrace/libptbtrace.la -lipt
+
+EXTRA_DIST += testsuite/bench/README.md testsuite/bench/benchlib.py \
+	testsuite/bench/bench_stub.py testsuite/bench/bench_btrace.py
+bench_env = top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
+	GDB='$(GDB)' PTSTUB='$(abs_top_builddir)/ptstub$(EXEEXT)'
+
+# (a) GDB's continue with 1M instructions recorded and (b) a 16 MiB
+# trace through qXfer, each against the emulator alone.
+bench-stub: ptstub$(EXEEXT) testsuite/bench/bench_prog \
+	testsuite/bench/emu_alone testsuite/bench/rsp_bench
+	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_stub.py
+
+# (c) a 10M-instruction trace's function-call history: ptbtrace, GDB
+# 13.1 and libipt's bare block loop.
+bench-btrace: ptstub$(EXEEXT) ptbtrace$(EXEEXT) testsuite/bench/bench_prog \
+	testsuite/bench/blk_loop
+	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_btrace.py
+
+clean-local: clean-bench
+clean-bench:
+	-rm -rf testsuite/bench/out
+.PHONY: bench-stub bench-btrace clean-bench

@@ -1,0 +1,166 @@
+/* The replay cursor on bt_prog's trace (main calls f twice, f calls g):
+   landings from the program's control flow and its source markers.  The
+   same landings against GDB's are in testsuite/btrace/gdb_oracle.sh.  */
+#define _GNU_SOURCE
+#include "btrace/ptbtrace.h"
+#include "testsuite/btrace/bt_corpus_main.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static struct bt_corpus corpus;
+BT_CORPUS_TEST_MAIN(bt_replay, corpus)
+
+struct built {
+	struct bt_built b;
+	struct bt_image *image;
+	struct bt_ftrace *ft;
+	struct bt_replay *replay;
+};
+
+static struct built build(void)
+{
+	struct built r;
+	struct bt_diag diag;
+
+	cr_assert_eq(bt_corpus_calls(&corpus), 0);
+	r.b = bt_build(&corpus.bundle);
+	r.image = r.b.image;
+	r.ft = r.b.ft;
+	cr_assert_eq(bt_replay_alloc(&r.replay, r.ft, r.image, &diag), 0,
+		     "%s", diag.text);
+	return r;
+}
+
+static void done(struct built *r)
+{
+	bt_replay_free(r->replay);
+	bt_built_fini(&r->b);
+}
+
+static int move(struct built *r, enum bt_replay_cmd cmd, int reverse,
+		uint32_t number)
+{
+	struct bt_diag diag;
+
+	bt_diag_init(&diag);
+	return bt_replay_move(r->replay, cmd, reverse, number, &diag);
+}
+
+static uint64_t pc_of(const struct built *r, uint32_t *number)
+{
+	uint64_t pc;
+
+	cr_assert_eq(bt_replay_position(r->replay, number, &pc), 0);
+	return pc;
+}
+
+static int line_at(const struct built *r, uint64_t pc)
+{
+	int line = 0;
+
+	cr_assert_eq(bt_image_line(r->image, pc, &line, NULL), 0);
+	return line;
+}
+
+Test(bt_replay, single_steps_and_the_ends_of_the_history)
+{
+	struct built r = build();
+	uint32_t insns, number;
+
+	bt_ftrace_counts(r.ft, &insns, NULL, NULL);
+	/* Live: not replaying, at the stop pc.  */
+	cr_assert_eq(pc_of(&r, &number), corpus.main.ret);
+	cr_assert_eq(number, 0);
+
+	cr_assert_eq(move(&r, btrc_stepi, 1, 0), 1);
+	cr_assert_eq(pc_of(&r, &number), corpus.main.ret - 1);
+	cr_assert_eq(number, insns);
+
+	cr_assert_eq(move(&r, btrc_begin, 0, 0), 1);
+	cr_assert_eq(pc_of(&r, &number), corpus.main.address);
+	cr_assert_eq(number, 1);
+	/* Nothing before the first instruction: it stays.  */
+	cr_assert_eq(move(&r, btrc_stepi, 1, 0), 0);
+	cr_assert_eq(pc_of(&r, &number), corpus.main.address);
+
+	/* Stepping onto the current instruction stops replaying.  */
+	cr_assert_eq(move(&r, btrc_goto, 0, insns), 1);
+	cr_assert_eq(move(&r, btrc_stepi, 0, 0), 0);
+	pc_of(&r, &number);
+	cr_assert_eq(number, 0);
+	done(&r);
+}
+
+Test(bt_replay, finish_both_ways)
+{
+	struct built r = build();
+	uint32_t number;
+	uint64_t pc;
+
+	/* Into g, the first time: main's call, f's prologue, f's call.  */
+	cr_assert_eq(move(&r, btrc_begin, 0, 0), 1);
+	do {
+		cr_assert_eq(move(&r, btrc_stepi, 0, 0), 1);
+		pc = pc_of(&r, &number);
+	} while (pc != corpus.g.address);
+
+	cr_assert_eq(move(&r, btrc_finish, 0, 0), 1);
+	cr_assert_eq(pc_of(&r, NULL), corpus.f.calls[0] +
+		     (uint64_t) bt_corpus_insn_length(&corpus,
+						      corpus.f.calls[0]));
+	/* Back from f's body: onto main's first call.  */
+	cr_assert_eq(move(&r, btrc_finish, 1, 0), 1);
+	cr_assert_eq(pc_of(&r, NULL), corpus.main.calls[0]);
+	done(&r);
+}
+
+Test(bt_replay, step_and_next_by_lines)
+{
+	struct built r = build();
+	uint64_t pc;
+
+	/* From main's "{", step to its first line, then into f, past its
+	   prologue, at its body's line.  */
+	cr_assert_eq(move(&r, btrc_begin, 0, 0), 1);
+	cr_assert_eq(move(&r, btrc_step, 0, 0), 1);
+	pc = pc_of(&r, NULL);
+	cr_assert_eq(line_at(&r, pc), bt_corpus_line(&corpus,
+						     "L:main_call1"));
+	cr_assert_eq(move(&r, btrc_step, 0, 0), 1);
+	pc = pc_of(&r, NULL);
+	cr_assert_eq(line_at(&r, pc), bt_corpus_line(&corpus, "L:f_body"));
+
+	/* next from main's first line steps over f.  */
+	cr_assert_eq(move(&r, btrc_begin, 0, 0), 1);
+	cr_assert_eq(move(&r, btrc_next, 0, 0), 1);
+	cr_assert_eq(move(&r, btrc_next, 0, 0), 1);
+	pc = pc_of(&r, NULL);
+	cr_assert_eq(line_at(&r, pc), bt_corpus_line(&corpus,
+						     "L:main_call2"));
+
+	/* reverse-next from there: back over f to the first call's line.  */
+	cr_assert_eq(move(&r, btrc_next, 1, 0), 1);
+	pc = pc_of(&r, NULL);
+	cr_assert_eq(line_at(&r, pc), bt_corpus_line(&corpus,
+						     "L:main_call1"));
+	done(&r);
+}
+
+Test(bt_replay, gdbs_errors)
+{
+	struct built r = build();
+	struct bt_diag diag;
+
+	cr_assert_lt(bt_replay_move(r.replay, btrc_goto, 0, 0, &diag), 0);
+	cr_assert_str_eq(diag.text, "Target insn '0' not found.");
+	cr_assert_lt(bt_replay_move(r.replay, btrc_goto, 0, 100000, &diag),
+		     0);
+	/* main's call is not in the trace: it is the outermost frame.  */
+	cr_assert_eq(move(&r, btrc_begin, 0, 0), 1);
+	cr_assert_lt(bt_replay_move(r.replay, btrc_finish, 1, 0, &diag), 0);
+	cr_assert_str_eq(diag.text,
+			 "\"finish\" not meaningful in the outermost frame.");
+	cr_assert_lt(bt_replay_alloc(NULL, r.ft, r.image, &diag), 0);
+	done(&r);
+}
