@@ -213,9 +213,18 @@ int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 	/* Like gdbserver: PT has no delta; GDB then asks for "new".  */
 	if (type == nat_btrace_read_delta)
 		return -pse_unsupported;
-	if (bt->kind == nat_btrace_hw_pt)
-		return perf_pt_read(&bt->pt, raw, type == nat_btrace_read_new);
-	if (!nat_btrace_emu_moved(thread) && type == nat_btrace_read_new)
+	if (bt->kind == nat_btrace_hw_pt) {
+		uint64_t last = bt->pt.last_head;
+		int err = perf_pt_read(&bt->pt, raw,
+				       type == nat_btrace_read_new);
+
+		if (type == nat_btrace_read_copy)
+			bt->pt.last_head = last;
+		return err;
+	}
+	/* Reads for the client move the mark "new" compares with.  */
+	if (type != nat_btrace_read_copy && !nat_btrace_emu_moved(thread) &&
+	    type == nat_btrace_read_new)
 		return 0;
 	return emu_read_pt(thread->proc->emu, thread->tid, false, raw);
 }
@@ -226,6 +235,7 @@ int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
 	struct nat_btrace *bt = thread->btrace;
 	static const enum emu_bts_read_type emu_types[] = {
 		emu_bts_read_all, emu_bts_read_new, emu_bts_read_delta,
+		emu_bts_read_copy,
 	};
 	struct emu_bts_block *emu_blocks = NULL;
 	long n;
@@ -238,9 +248,14 @@ int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
 			(void *) offsetof(struct user_regs_struct, rip), 0);
 		static const enum perf_bts_read_type types[] = {
 			perf_bts_read_all, perf_bts_read_new, perf_bts_read_delta,
+			perf_bts_read_all,
 		};
+		uint64_t last = bt->bts.last_head;
 
-		return perf_bts_read(&bt->bts, blocks, types[type], pc);
+		err = perf_bts_read(&bt->bts, blocks, types[type], pc);
+		if (type == nat_btrace_read_copy)
+			bt->bts.last_head = last;
+		return err;
 	}
 	/* GDB's view of BTS: the newest block ends at the stop pc.  */
 	n = emu_read_bts(thread->proc->emu, thread->tid, emu_types[type], true,

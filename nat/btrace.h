@@ -33,6 +33,9 @@ enum nat_btrace_read {
 	nat_btrace_read_all,
 	nat_btrace_read_new,
 	nat_btrace_read_delta,
+	nat_btrace_read_copy,  /* all, for the stub itself: what the
+				  client's next "new" or "delta" read
+				  continues from stays as it was */
 };
 
 struct nat_btrace {

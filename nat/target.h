@@ -185,7 +185,8 @@ void nat_target_fini(struct nat_target *target);
 
 /* Start ARGV[0] with ARGV, stopped at its first instruction.  On a
    program that cannot be started, -pse_noproc and *STATUS its exit code
-   (127 for not found, as a shell says).  */
+   (127 for not found, as a shell says), with errno the reason the
+   child's own exec failed, or 0 when what it ran exited by itself.  */
 int nat_create_inferior(struct nat_target *target, char *const argv[],
 			pid_t *pid, int *status);
 

@@ -335,6 +335,17 @@ static int nat_handle_status(struct nat_target *target,
 	return nat_reportable;
 }
 
+/* Empty the SIGCHLD signalfd.  SIGCHLD is a standard signal, pending
+   once at most, so one read takes it all (a stop costs a syscall less
+   than reading until EAGAIN, which counts in emulation).  */
+static void nat_drain_sigchld(struct nat_target *target)
+{
+	struct signalfd_siginfo info[4];
+	ssize_t n = read(target->sigchld_fd, info, sizeof(info));
+
+	(void) n;   /* -1 with EAGAIN: nothing was pending */
+}
+
 /* Take every status the kernel has ready, without blocking.  */
 static void nat_collect(struct nat_target *target)
 {
@@ -593,12 +604,8 @@ int nat_wait(struct nat_target *target, struct nat_event *ev,
 				continue;
 			return -pse_io;
 		}
-		if (fds[0].revents) {
-			struct signalfd_siginfo info;
-
-			while (read(target->sigchld_fd, &info, sizeof(info)) > 0)
-				;
-		}
+		if (fds[0].revents)
+			nat_drain_sigchld(target);
 		if (nfds == 2 && fds[1].revents) {
 			int r = hook->readable(hook->ctx);
 
@@ -652,11 +659,8 @@ int nat_event_fd(const struct nat_target *target)
 
 int nat_poll_event(struct nat_target *target, struct nat_event *ev)
 {
-	struct signalfd_siginfo info;
-
 	/* Drain first: a SIGCHLD after this makes the fd readable again.  */
-	while (read(target->sigchld_fd, &info, sizeof(info)) > 0)
-		;
+	nat_drain_sigchld(target);
 	for (;;) {
 		struct nat_thread *thread;
 

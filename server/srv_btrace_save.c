@@ -72,7 +72,7 @@ static int srv_bundle_trace(struct nat_thread *thread, struct bt_bundle *b,
 	if (thread->btrace->format == btrace_format_pt) {
 		struct btrace_cpu cpu;
 
-		err = nat_btrace_read_pt(thread, nat_btrace_read_all, raw);
+		err = nat_btrace_read_pt(thread, nat_btrace_read_copy, raw);
 		if (err < 0)
 			return err;
 		b->format = btf_pt;
@@ -87,7 +87,7 @@ static int srv_bundle_trace(struct nat_thread *thread, struct bt_bundle *b,
 		}
 		return 0;
 	}
-	err = nat_btrace_read_bts(thread, nat_btrace_read_all, blocks);
+	err = nat_btrace_read_bts(thread, nat_btrace_read_copy, blocks);
 	if (err < 0)
 		return err;
 	/* Bundles keep BTS blocks newest first, as GDB's XML has them.  */

@@ -102,6 +102,10 @@ int srv_start_program(struct srv *srv, char *const argv[])
 	srv->last_argv = run;
 	err = nat_create_inferior(srv->target, run, &pid, &status);
 	if (err == -pse_noproc) {
+		/* errno: why the child's own exec failed, 0 if it did not.  */
+		if (errno)
+			fprintf(stderr, "ptstub: Cannot exec %s\nptstub: Error: %s\n",
+				run[0], strerror(errno));
 		fprintf(stderr, "During startup program exited with code %d.\n",
 			status);
 		return err;
@@ -154,6 +158,12 @@ static int srv_vrun(struct srv *srv, const char *pkt, size_t len)
 		}
 		ps_buf_putc(&args, '\0');
 		argc++;
+	}
+	/* "vRun;" alone: an empty name and no arguments (GDB's second
+	   inferior without a remote exec-file).  */
+	if (!argc && p == end && end == pkt + strlen("vRun;")) {
+		ps_buf_putc(&args, '\0');
+		argc = 1;
 	}
 	if (!argc) {
 		err = -pse_invalid;

@@ -134,7 +134,8 @@ long emu_bts_read(struct emu_bts *bts, enum emu_bts_read_type type,
 	/* GDB fills in the start of the block its trace ended in.  */
 	if (type == emu_bts_read_delta && n)
 		copy[0].begin = 0;
-	emu_bts_mark(bts);
+	if (type != emu_bts_read_copy)
+		emu_bts_mark(bts);
 	*out = copy;
 	return (long) n;
 }

@@ -31,6 +31,8 @@ enum emu_bts_read_type {
 	emu_bts_read_delta,  /* the blocks since the last read, the oldest
 				one (the block the last read ended in)
 				with begin 0 */
+	emu_bts_read_copy,   /* as all, but not a read for "new" and
+				"delta" (a trace bundle saved meanwhile) */
 };
 
 struct emu_bts {

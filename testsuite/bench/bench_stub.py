@@ -3,7 +3,8 @@
 (a) GDB's `continue` to its prompt with about 1M instructions recorded
     (`record btrace pt`, emulated, bench_prog calls:23 from `work` to
     `done`), against the emulator alone tracing `work` to its return
-    through its API (emu_alone).  Best and median of REPS runs each,
+    through its API (emu_alone); also the stub driven by rsp_bench's
+    vCont;c without GDB.  Best and median of REPS runs each,
     interleaved.
 (b) A 16 MiB trace (bench_prog dense, a full 16 MiB ring) produced and
     then fetched whole over loopback: rsp_bench sends the packets GDB
@@ -14,9 +15,12 @@
     tens of seconds, so that part runs once each; the transfer is the
     best of REPS.
 
-Overhead = through stub / emulator alone - 1; the target is <= 10%."""
+Overhead = through stub / emulator alone - 1; the target is <= 10%.
+The transfer is 4 KiB requests, each a loopback round trip between the
+two CPUs; the stub answers each with one read and one write."""
 
 import os
+import re
 import sys
 
 # Importing from the source tree must not leave __pycache__ in it.
@@ -24,7 +28,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as b  # noqa: E402
 
-REPS = int(os.environ.get("BENCH_REPS", "5"))
+REPS = int(os.environ.get("BENCH_REPS", "7"))
 PROG = os.path.join(b.BENCH, "bench_prog")
 CALLS_ARG = "calls:23"
 CALLS_RING = 4 << 20
@@ -54,7 +58,7 @@ def gdb_continue():
     finally:
         stub.close()
     secs = b.timings(out, "continue")
-    insns = b.re.search(r"Recorded (\d+) instructions", out)
+    insns = re.search(r"Recorded (\d+) instructions", out)
     if len(secs) != 1 or not insns:
         raise RuntimeError("unexpected GDB output:\n" + out)
     return secs[0], int(insns.group(1))
@@ -121,10 +125,11 @@ def main():
         "prompt, %d instructions recorded by GDB's count; emulator alone: "
         "work to its return, instructions decoded by libipt); best of %d "
         "runs each, interleaved" % (CALLS_ARG, insns_gdb, REPS),
-        "16 MiB: bench_prog %s, ring %d bytes; trace fetched %d bytes "
-        "(%.2f MiB raw) as %d bytes of btrace XML in %d qXfer requests of "
-        "4 KiB (as GDB 13.1 asks): best %.3f s, mean %.3f s, %.1f MiB/s of "
-        "raw trace, %.0f us per request; producing it: one run each"
+        "16 MiB: bench_prog %s, ring %d bytes; the emulator alone read %d "
+        "bytes (%.2f MiB) of trace; the stub sent %d bytes of btrace XML in "
+        "%d qXfer requests of 4 KiB (as GDB 13.1 asks): best %.3f s, mean "
+        "%.3f s, %.1f MiB/s of raw trace, %.0f us per request; producing "
+        "it: one run each"
         % (DENSE_ARG, DENSE_RING, raw, mib, x["xml_bytes"], x["requests"],
            x["xfer_best"], x["xfer_mean"], mib / x["xfer_best"],
            1e6 * x["xfer_best"] / x["requests"]),

@@ -77,6 +77,17 @@ def _replace_pids(text):
     return PID.sub(replace, text)
 
 
+# `info threads` pads its Target Id column to the longest entry, so the
+# width follows the number of digits in the pids: fold the padding.
+THREAD_TABLE = re.compile(r"^(\s+Id\s+Target Id\s+Frame\s*|.*\bpid\d+\b.*)$",
+                          re.M)
+
+
+def _fold_thread_columns(text):
+    return THREAD_TABLE.sub(lambda m: re.sub(r"(?<=\S)  +", " ",
+                                             m.group(0)), text)
+
+
 def _replace_ports(text):
     for regex in PORTS:
         text = regex.sub("PORT", text)
@@ -112,7 +123,7 @@ def normalize(text, paths, high_addresses=True):
     text = drop_lines(text)
     text = _replace_paths(text, paths)
     text = _replace_ports(text)
-    text = _replace_pids(text)
+    text = _fold_thread_columns(_replace_pids(text))
     if high_addresses:
         text = _replace_high_addresses(text)
     return text

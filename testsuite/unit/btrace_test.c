@@ -99,6 +99,17 @@ Test(btrace, emulated_bts_blocks_end_at_the_stop)
 	cr_expect_eq(blocks.block[0].begin, 0);
 	cr_expect_eq(blocks.block[0].end, elfsym_addr(prog, "marker"));
 	perf_bts_blocks_fini(&blocks);
+
+	/* The stub's own copy (monitor btrace save) has everything and
+	   leaves the client's "new" and "delta" as they were.  */
+	perf_bts_blocks_init(&blocks);
+	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_copy,
+					 &blocks), 0);
+	cr_expect_eq(blocks.len, st.held + 1);
+	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_new, &blocks),
+		     0);
+	cr_expect_eq(blocks.len, st.held + 1, "nothing ran: new adds none");
+	perf_bts_blocks_fini(&blocks);
 	cr_assert_eq(nat_btrace_read_pt(thread, nat_btrace_read_all, NULL),
 		     -pse_notfound, "a BTS trace is no PT trace");
 }

@@ -207,3 +207,32 @@ Test(bts, delta_continues_the_last_read)
 		     -pse_range);
 	emu_bts_fini(&bts);
 }
+
+/* A copy (a trace bundle saved) is no read of GDB's: "new" and "delta"
+   go on from GDB's last read.  */
+Test(bts, copy_leaves_new_and_delta_alone)
+{
+	struct emu_bts bts;
+	struct emu_bts_block *b;
+	long n;
+
+	cr_assert_eq(emu_bts_init(&bts, 24 * 8), 0);
+	emu_bts_start(&bts, 0x100);
+	emu_bts_pause(&bts, 0x104, 0x100);
+	n = read_bts(&bts, emu_bts_read_all, true, &b);
+	free(b);
+	emu_bts_start(&bts, 0x104);
+	emu_bts_close(&bts, 0x108);
+	emu_bts_start(&bts, 0x200);
+	emu_bts_pause(&bts, 0x204, 0x200);
+	n = read_bts(&bts, emu_bts_read_copy, true, &b);
+	cr_expect_eq(n, 2, "everything, as all");
+	free(b);
+	n = read_bts(&bts, emu_bts_read_delta, true, &b);
+	cr_assert_eq(n, 2, "still since GDB's read");
+	cr_expect_eq(b[0].begin, 0);
+	cr_expect_eq(b[0].end, 0x108);
+	cr_expect_eq(b[1].end, 0x204);
+	free(b);
+	emu_bts_fini(&bts);
+}

@@ -84,6 +84,19 @@ Test(srv_process, vrun_empty_name_means_the_command_line_program)
 	cr_assert_str_eq(srv_fx_req("vCont;c"), "W09");
 }
 
+/* GDB's second inferior without a remote exec-file sends "vRun;": no
+   name and no arguments, which also means the last program.  */
+Test(srv_process, vrun_alone_runs_the_last_program)
+{
+	char *argv[] = { fx.prog, NULL };
+	const char *r;
+
+	fx.srv.program_argv = argv;
+	r = srv_fx_req("vRun;");
+	cr_assert(!strncmp(r, "T05", 3), "vRun gave %s", r);
+	cr_assert_not_null(nat_first_process(&fx.target));
+}
+
 Test(srv_process, vrun_failures_are_errors)
 {
 	char hex[256];

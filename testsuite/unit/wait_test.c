@@ -193,3 +193,36 @@ Test(wait, hook_interrupts_a_running_program)
 	close(fds[0]);
 	close(fds[1]);
 }
+
+/* A breakpoint hit still pending when the client removed the breakpoint
+   (in all-stop it held every thread back at the resume) is dropped, and
+   then every thread goes on, not only the one that hit it.  */
+Test(wait, stale_breakpoint_hit_lets_all_threads_run)
+{
+	uint64_t marker = elfsym_addr(prog, "marker");
+	struct nat_process *proc;
+	struct nat_thread *other = NULL;
+	struct nat_event ev;
+	pid_t pid = nat_fixture_start("threads", NULL);
+
+	proc = nat_find_process(&target, pid);
+	cr_assert_eq(nat_insert_breakpoint(proc, marker), 0);
+	nat_fixture_resume_all(nat_resume_cont);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.reason, nat_stop_swbreak);
+	/* Another thread hit it too, as if at the same moment.  */
+	for (struct nat_thread *t = proc->threads; t && !other; t = t->next)
+		if (t->tid != ev.tid && !t->has_pending)
+			other = t;
+	cr_assert_not_null(other);
+	other->has_pending = 1;
+	other->pending_status = (SIGTRAP << 8) | 0x7f;   /* stopped */
+	other->pending_reason = nat_stop_swbreak;
+	other->pending_pc = marker;
+
+	cr_assert_eq(nat_remove_breakpoint(proc, marker), 0);
+	nat_fixture_resume_all(nat_resume_cont);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_exited, "kind %d", ev.kind);
+	cr_expect_eq(ev.status, 3);
+}

@@ -3,3 +3,8 @@
 # intended differences are listed with their reasons in packets.txt.
 TESTS += testsuite/wire/packet_diff.py
 EXTRA_DIST += testsuite/wire/packet_diff.py testsuite/wire/packets.txt
+
+# The command line the same way: bad arguments, programs that cannot be
+# started, a port in use.
+TESTS += testsuite/wire/cli_diff.py
+EXTRA_DIST += testsuite/wire/cli_diff.py

@@ -7,13 +7,15 @@
 # ns_stopped waits (on /proc, not on time) until an interrupted thread
 # has stopped, so its stop comes before the next command's own.
 # program: threads
-# expect: ^\* 1\s+Thread <pid1>\.<pid1> "threads" parked \(\) at .*\n  2\s+Thread <pid1>\.<pid2> "threads" \(running\)\n  3\s+Thread <pid1>\.<pid3> "threads" \(running\)$
+# expect: ^\* 1\s+Thread <pid1>\.<pid1> "threads" parked \(\) at .*:47\n  2\s+Thread <pid1>\.<pid2> "threads" \(running\)\n  3\s+Thread <pid1>\.<pid3> "threads" \(running\)$
 # expect: ^Thread 2 "threads" stopped\.\n__GI___libc_read
 # expect: ^\* 1\s+Thread <pid1>\.<pid1> "threads" \(running\)\n  2\s+Thread <pid1>\.<pid2> "threads" __GI___libc_read
-# expect: ^Thread 1 "threads" stopped\.\n0x[0-9a-f]+ in parked \(\) at @SRC@/testsuite/programs/threads\.c:47$
+# expect: ^48\t}\n  Id\s+Target Id\s+Frame\n  1\s+Thread <pid1>\.<pid1> "threads" parked \(\) at @SRC@/testsuite/programs/threads\.c:48\n\* 2\s+Thread <pid1>\.<pid2> "threads" \(running\)\n  3\s+Thread <pid1>\.<pid3> "threads" \(running\)$
 # expect: ^Thread 3 "threads" stopped\.\n__GI___libc_read
+# expect: ^Thread 2 "threads" stopped\.\n__GI___libc_read .*\n26\tin 
+# expect: ^Thread 2 \(Thread <pid1>\.<pid2> "threads"\):\n#0  __GI___libc_read
 # expect: ^#2  0x[0-9a-f]+ in worker_block \(index=\.\.\.\) at @SRC@/testsuite/programs/threads\.c:18$
-# expect: ^Thread 2 "threads" hit Breakpoint 2, worker_block \(index=\.\.\.\) at @SRC@/testsuite/programs/threads\.c:20$
+# expect: ^Thread 3 "threads" hit Breakpoint 2, worker_block \(index=\.\.\.\) at @SRC@/testsuite/programs/threads\.c:20$
 # expect: ^\[Inferior 1 \(process <pid1>\) exited normally\]$
 # expect: ^all threads parked\njoined$
 set non-stop on
@@ -33,20 +35,25 @@ info threads
 thread 2
 interrupt
 python ns_stopped(2)
+delete
 thread 1
 next
 info threads
-interrupt -a
-python ns_stopped(3)
 thread 2
 continue
-thread apply all -s bt
+info threads
+thread 3
+interrupt
+python ns_stopped(3)
+interrupt -a
+python ns_stopped(2)
 thread 1
-next
+continue
+break threads.c:20 thread 3
+thread 3
+continue
 thread apply all -s bt
-delete
-continue -a
-break threads.c:20 thread 2
-continue -a
+thread 2
+continue
 delete
 continue -a
