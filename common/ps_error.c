@@ -1,5 +1,7 @@
 #include "common/ps_error.h"
 
+#include <errno.h>
+
 const char *ps_errstr(int code)
 {
 	if (code < 0)
@@ -29,4 +31,14 @@ const char *ps_errstr(int code)
 	case pse_nospace: return "no space left";
 	}
 	return "unknown error";
+}
+
+int ps_error_proc(int err)
+{
+	switch (err) {
+	case ENOENT: case ESRCH: return -pse_noproc;
+	case EACCES: case EPERM: return -pse_perm;
+	case ENOMEM: return -pse_nomem;
+	default: return -pse_io;
+	}
 }

@@ -30,4 +30,9 @@ enum ps_error_code {
 /* A short text for CODE (negative or not); never NULL.  */
 const char *ps_errstr(int code);
 
+/* The negative code for ERR, an errno from a /proc file of a process or
+   a call aimed at one: gone (ENOENT, ESRCH), refused (EACCES, EPERM),
+   out of memory, else an I/O error.  */
+int ps_error_proc(int err);
+
 #endif

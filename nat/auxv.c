@@ -8,17 +8,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Map errno from opening a /proc file of a process to our codes.  */
-static int proc_error(int err)
-{
-	switch (err) {
-	case ENOENT: case ESRCH: return -pse_noproc;
-	case EACCES: case EPERM: return -pse_perm;
-	case ENOMEM: return -pse_nomem;
-	default: return -pse_io;
-	}
-}
-
 int auxv_read(pid_t pid, struct ps_buf *auxv)
 {
 	char name[64];
@@ -28,7 +17,7 @@ int auxv_read(pid_t pid, struct ps_buf *auxv)
 	snprintf(name, sizeof(name), "/proc/%d/auxv", (int) pid);
 	fd = open(name, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return proc_error(errno);
+		return ps_error_proc(errno);
 
 	/* The file has no size in stat: read until EOF.  */
 	for (;;) {
@@ -41,7 +30,7 @@ int auxv_read(pid_t pid, struct ps_buf *auxv)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			err = proc_error(errno);
+			err = ps_error_proc(errno);
 			break;
 		}
 		if (n == 0)

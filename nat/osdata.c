@@ -33,22 +33,6 @@ static int osdata_pid_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static int osdata_error(int err)
-{
-	switch (err) {
-	case ENOENT:
-	case ESRCH:
-		return -pse_noproc;
-	case EACCES:
-	case EPERM:
-		return -pse_perm;
-	case ENOMEM:
-		return -pse_nomem;
-	default:
-		return -pse_io;
-	}
-}
-
 /* The numeric names in folder PATH, at least MIN, ascending.  */
 static int osdata_numbers(struct osdata_pids *list, const char *path, long min)
 {
@@ -57,7 +41,7 @@ static int osdata_numbers(struct osdata_pids *list, const char *path, long min)
 
 	list->count = 0;
 	if (!dir)
-		return osdata_error(errno);
+		return ps_error_proc(errno);
 	while ((ent = readdir(dir))) {
 		char *end;
 		long pid;
@@ -122,14 +106,14 @@ static long osdata_read_file(pid_t pid, const char *name, struct ps_buf *out)
 	snprintf(path, sizeof(path), "/proc/%d/%s", (int) pid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return osdata_error(errno);
+		return ps_error_proc(errno);
 	for (;;) {
 		ssize_t n = read(fd, chunk, sizeof(chunk));
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err = osdata_error(errno);
+			err = ps_error_proc(errno);
 			close(fd);
 			return err;
 		}
@@ -216,7 +200,7 @@ int osdata_pgid(pid_t pid, pid_t *pgid)
 	pid_t g = getpgid(pid);
 
 	if (g < 0)
-		return osdata_error(errno);
+		return ps_error_proc(errno);
 	*pgid = g;
 	return 0;
 }

@@ -24,13 +24,8 @@ static int proc_error(int err, pid_t pid, pid_t tid)
 			return -pse_noproc;
 		snprintf(name, sizeof(name), "/proc/%d", (int) pid);
 		return access(name, F_OK) == 0 ? -pse_nothread : -pse_noproc;
-	case EACCES:
-	case EPERM:
-		return -pse_perm;
-	case ENOMEM:
-		return -pse_nomem;
 	default:
-		return -pse_io;
+		return ps_error_proc(err);
 	}
 }
 

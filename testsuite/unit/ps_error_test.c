@@ -1,6 +1,7 @@
 #include "common/ps_error.h"
 
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <string.h>
 
 Test(ps_error, every_code_has_its_own_text)
@@ -27,4 +28,15 @@ Test(ps_error, unknown_codes)
 	cr_assert_str_eq(ps_errstr(pse_nospace + 1), "unknown error");
 	cr_assert_str_eq(ps_errstr(-1000), "unknown error");
 	cr_assert_str_eq(ps_errstr(-pse_eof), "connection closed");
+}
+
+Test(ps_error, proc_errnos)
+{
+	cr_assert_eq(ps_error_proc(ENOENT), -pse_noproc);
+	cr_assert_eq(ps_error_proc(ESRCH), -pse_noproc);
+	cr_assert_eq(ps_error_proc(EACCES), -pse_perm);
+	cr_assert_eq(ps_error_proc(EPERM), -pse_perm);
+	cr_assert_eq(ps_error_proc(ENOMEM), -pse_nomem);
+	cr_assert_eq(ps_error_proc(EIO), -pse_io);
+	cr_assert_eq(ps_error_proc(0), -pse_io);
 }
