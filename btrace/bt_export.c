@@ -74,7 +74,7 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 
 	for (size_t i = 0; i < ft->nsegs; ++i) {
-		if (ft->segs[i].errcode || !ft->segs[i].ninsn)
+		if (ft->segs[i].errcode || !bt_seg_ninsn(ft, &ft->segs[i]))
 			continue;
 		stacks[n].text = bt_stack_text(ft, &ft->segs[i]);
 		if (!stacks[n].text) {
@@ -84,7 +84,7 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
 			return bt_diag_set(diag, bte_nomem, 0, 0,
 					   "out of memory");
 		}
-		stacks[n++].weight = ft->segs[i].ninsn;
+		stacks[n++].weight = bt_seg_ninsn(ft, &ft->segs[i]);
 	}
 
 	/* One line per distinct stack, summed, in a stable order.  */
@@ -152,7 +152,7 @@ int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
 			"\"dur\": %u, \"pid\": %d, \"tid\": %d, \"args\": "
 			"{\"segment\": %zu}}", seg->errcode ? "gap" : "function",
 			seg->insn_offset, last->insn_offset
-			+ (last->errcode ? 1 : last->ninsn) - seg->insn_offset,
+			+ (last->errcode ? 1 : bt_seg_ninsn(ft, last)) - seg->insn_offset,
 			pid, tid, i + 1);
 		first = 0;
 	}

@@ -112,11 +112,12 @@ static int bt_lookup_key(struct bt_ftrace *ft, uint64_t pc, uint32_t *index,
 	return 0;
 }
 
-static uint32_t bt_call_num_insn(const struct bt_seg *seg)
+static uint32_t bt_call_num_insn(const struct bt_ftrace *ft,
+				 const struct bt_seg *seg)
 {
 	if (!seg)
 		return 0;
-	return seg->errcode ? 1 : seg->ninsn;
+	return seg->errcode ? 1 : bt_seg_ninsn(ft, seg);
 }
 
 static const char *bt_seg_name(const struct bt_ftrace *ft,
@@ -159,9 +160,11 @@ static int bt_new_function(struct bt_ftrace *ft, uint32_t key, uint32_t *out)
 		const struct bt_seg *prev = &ft->segs[ft->nsegs - 1];
 
 		seg->level = prev->level;
-		seg->insn_offset = prev->insn_offset + bt_call_num_insn(prev);
+		seg->insn_offset = prev->insn_offset +
+			bt_call_num_insn(ft, prev);
 	}
 	ft->nsegs += 1;
+	ft->last_ninsn = 0;
 	*out = (uint32_t) ft->nsegs;
 	return 0;
 }
@@ -197,7 +200,7 @@ static struct bt_seg *bt_find_caller(struct bt_ftrace *ft, struct bt_seg *seg,
 static struct bt_seg *bt_find_call(struct bt_ftrace *ft, struct bt_seg *seg)
 {
 	for (; seg; seg = bt_ftrace_seg(ft, seg->up)) {
-		if (seg->errcode || !seg->ninsn)
+		if (seg->errcode || !bt_seg_ninsn(ft, seg))
 			continue;
 		if (seg->last_iclass == btic_call)
 			break;
@@ -276,7 +279,7 @@ int bt_ftrace_add_gap(struct bt_ftrace *ft, int errcode)
 	/* Take over the last segment if it is still empty.  */
 	if (ft->nsegs) {
 		seg = &ft->segs[ft->nsegs - 1];
-		if (seg->errcode || seg->ninsn)
+		if (seg->errcode || ft->last_ninsn)
 			seg = NULL;
 	}
 	if (seg)
@@ -324,7 +327,7 @@ static int bt_update_function(struct bt_ftrace *ft, uint64_t pc, uint32_t key,
 	if (seg->errcode)
 		return bt_new_function(ft, key, out);
 
-	if (seg->ninsn) {
+	if (ft->last_ninsn) {
 		uint64_t last_ip = ft->last_ip, start;
 
 		switch (seg->last_iclass) {
@@ -376,6 +379,20 @@ static int bt_update_function(struct bt_ftrace *ft, uint64_t pc, uint32_t key,
 	return 0;
 }
 
+/* The index of HI in the table of high halves, added if there is room;
+   else 0 (a marker block then sets HI).  */
+static uint8_t bt_hi_index(struct bt_ftrace *ft, uint32_t hi)
+{
+	for (uint32_t i = 0; i < ft->nhis; ++i)
+		if (ft->his[i] == hi)
+			return (uint8_t) i;
+	if (ft->nhis < sizeof(ft->his) / sizeof(ft->his[0])) {
+		ft->his[ft->nhis] = hi;
+		return (uint8_t) ft->nhis++;
+	}
+	return 0;
+}
+
 static int bt_push_raw(struct bt_ftrace *ft, uint32_t ip_lo, uint32_t ninsn,
 		       uint32_t end_off)
 {
@@ -401,11 +418,13 @@ static int bt_push_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 	uint32_t hi = (uint32_t) (ip >> 32);
 	int errcode;
 
-	if (!seg->ninsn) {
-		seg->ip_hi = hi;
-		ft->cur_hi = hi;
-	} else if (hi != ft->cur_hi) {
-		/* Rare: the segment's code crosses a 4 GiB boundary.  */
+	if (!ft->last_ninsn) {
+		seg->hi = bt_hi_index(ft, hi);
+		ft->cur_hi = ft->his[seg->hi];
+	}
+	if (hi != ft->cur_hi) {
+		/* Rare: the segment's code crosses a 4 GiB boundary, or
+		   the table of high halves is full.  */
 		errcode = bt_push_raw(ft, hi, 0, 0);
 		if (errcode < 0)
 			return errcode;
@@ -417,9 +436,9 @@ static int bt_push_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 		return errcode;
 
 	seg = &ft->segs[ft->nsegs - 1];
-	seg->ninsn += ninsn;
+	ft->last_ninsn += ninsn;
 	seg->last_iclass = (uint8_t) iclass;
-	seg->last_size = (uint8_t) last_size;
+	seg->last_size = last_size <= 15 ? (uint8_t) last_size : 0;
 	ft->last_ip = end_ip;
 	if (ft->track_level && seg->level < ft->min_level)
 		ft->min_level = seg->level;
@@ -613,7 +632,7 @@ int bt_ftrace_function(const struct bt_ftrace *ft, uint32_t number,
 
 	out->number = number;
 	out->insn_offset = seg->insn_offset;
-	out->ninsn = seg->ninsn;
+	out->ninsn = bt_seg_ninsn(ft, seg);
 	out->up = seg->up;
 	out->prev = seg->prev;
 	out->next = seg->next;
@@ -666,7 +685,7 @@ int bt_ftrace_for_each_insn(const struct bt_ftrace *ft, uint32_t number,
 	if (!seg)
 		return -bte_range;
 
-	hi = seg->ip_hi;
+	hi = ft->his[seg->hi];
 	nblocks = bt_seg_nblocks(ft, seg);
 	for (uint32_t i = 0; i < nblocks; ++i) {
 		const struct bt_block *b = &ft->blocks[seg->block_begin + i];
@@ -713,12 +732,13 @@ int bt_ftrace_counts(const struct bt_ftrace *ft, uint32_t *insns,
 		   it; a last segment holding only it does not count.  */
 		if (ft->nsegs == 1)
 			calls = 1;
-		else if (!last->errcode && last->ninsn == 1)
+		else if (!last->errcode && ft->last_ninsn == 1)
 			calls = (uint32_t) ft->nsegs - 1;
 		else
 			calls = (uint32_t) ft->nsegs;
 
-		n = last->insn_offset + (last->ninsn ? last->ninsn - 1 : 0);
+		n = last->insn_offset + (ft->last_ninsn ? ft->last_ninsn - 1
+					 : 0);
 		if (!last->errcode)
 			n -= 1;
 	}

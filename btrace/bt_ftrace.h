@@ -8,7 +8,7 @@
 /* A block of sequential, contiguous instructions; only the last one may
    branch.  Eight bytes: the trace is stored as blocks, not instructions,
    to stay within a few bytes per instruction.  The high half of the
-   address comes from the segment (ip_hi), changed by a marker block of no
+   address comes from the segment (hi), changed by a marker block of no
    instructions whose ip_lo holds the new high half.  */
 struct bt_block {
 	uint32_t ip_lo;
@@ -16,20 +16,20 @@ struct bt_block {
 	uint16_t end_off;         /* last insn's ip minus the first's */
 };
 
-/* A function segment in storage; its number is its index plus one.  Its
-   blocks run from block_begin to the next segment's.  */
+/* A function segment in storage (32 bytes); its number is its index plus
+   one.  Its blocks run from block_begin to the next segment's, its
+   instructions from insn_offset to the next segment's (bt_seg_ninsn).  */
 struct bt_seg {
 	uint32_t insn_offset;
-	uint32_t ninsn;
 	uint32_t up, prev, next;
 	int32_t level;
 	uint32_t key;             /* index into the key table */
 	uint32_t block_begin;
-	uint32_t ip_hi;           /* the high half of its blocks' addresses */
 	uint8_t flags;            /* enum bt_function_flag */
 	int8_t errcode;           /* libipt's and GDB's codes are small */
-	uint8_t last_iclass;      /* enum bt_insn_class of its last insn */
-	uint8_t last_size;        /* that insn's length, 0 if not known */
+	uint8_t last_iclass : 4;  /* enum bt_insn_class of its last insn */
+	uint8_t last_size : 4;    /* that insn's length, 0 if not known */
+	uint8_t hi;               /* its blocks' high address half: his[hi] */
 };
 
 struct bt_ftrace {
@@ -39,7 +39,12 @@ struct bt_ftrace {
 	struct bt_block *blocks;
 	size_t nblocks, blocks_cap;
 	uint64_t last_ip;         /* the last segment's last instruction */
+	uint32_t last_ninsn;      /* the last segment's instruction count */
 	uint32_t cur_hi;          /* the high half its blocks now use */
+	/* The distinct high address halves segments start with (few: one
+	   or two per object); past 256, a marker block sets it.  */
+	uint32_t his[256];
+	uint32_t nhis;
 	struct bt_seg *segs;
 	size_t nsegs, segs_cap;
 
@@ -87,6 +92,19 @@ static inline struct bt_seg *bt_ftrace_seg(const struct bt_ftrace *ft,
 	if (number == 0 || number > ft->nsegs)
 		return NULL;
 	return &ft->segs[number - 1];
+}
+
+/* The number of instructions of SEG (0 for a gap).  */
+static inline uint32_t bt_seg_ninsn(const struct bt_ftrace *ft,
+				    const struct bt_seg *seg)
+{
+	size_t i = (size_t) (seg - ft->segs);
+
+	if (seg->errcode)
+		return 0;
+	if (i + 1 < ft->nsegs)
+		return ft->segs[i + 1].insn_offset - seg->insn_offset;
+	return ft->last_ninsn;
 }
 
 /* The number of blocks (markers included) of SEG.  */

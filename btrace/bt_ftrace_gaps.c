@@ -168,7 +168,7 @@ void bt_ftrace_finish_levels(struct bt_ftrace *ft)
 	/* A last segment holding just the current instruction is not really
 	   part of the trace.  */
 	last = &ft->segs[ft->nsegs - 1];
-	if (last->errcode || last->ninsn != 1)
+	if (last->errcode || bt_seg_ninsn(ft, last) != 1)
 		if (last->level < level)
 			level = last->level;
 	ft->level = level == INT_MAX ? 0 : -level;

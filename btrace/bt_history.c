@@ -20,7 +20,7 @@ static int bt_ends_with_single_insn(const struct bt_ftrace *ft)
 	if (!ft->nsegs)
 		return 0;
 	last = &ft->segs[ft->nsegs - 1];
-	return !last->errcode && last->ninsn == 1;
+	return !last->errcode && bt_seg_ninsn(ft, last) == 1;
 }
 
 static unsigned int bt_call_next(const struct bt_ftrace *ft,
@@ -70,7 +70,7 @@ static int bt_trace_empty(const struct bt_ftrace *ft)
 {
 	if (!ft->nsegs)
 		return 1;
-	return ft->nsegs == 1 && ft->segs[0].ninsn <= 1;
+	return ft->nsegs == 1 && bt_seg_ninsn(ft, &ft->segs[0]) <= 1;
 }
 
 const char *bt_gap_string(enum bt_format format, int errcode)
@@ -201,7 +201,7 @@ static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
 
 	if (flags & btcf_insn_range)
 		fprintf(out, "\tinst %u,%u", seg->insn_offset,
-			seg->insn_offset + seg->ninsn - 1);
+			seg->insn_offset + bt_seg_ninsn(ft, seg) - 1);
 
 	if (flags & btcf_src_line) {
 		fputs("\tat ", out);
@@ -240,7 +240,7 @@ static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
 	bt_json_string(out, bt_key_name(key, name, sizeof(name)));
 	if (flags & btcf_insn_range)
 		fprintf(out, ", \"insn_begin\": %u, \"insn_end\": %u",
-			seg->insn_offset, seg->insn_offset + seg->ninsn - 1);
+			seg->insn_offset, seg->insn_offset + bt_seg_ninsn(ft, seg) - 1);
 	if ((flags & btcf_src_line) && key->sym && key->file) {
 		fputs(", \"file\": ", out);
 		bt_json_string(out, key->file);

@@ -17,7 +17,7 @@ static uint32_t bt_it_size(const struct bt_ftrace *ft, uint32_t seg)
 {
 	const struct bt_seg *s = &ft->segs[seg];
 
-	return s->errcode ? 0 : s->ninsn;
+	return bt_seg_ninsn(ft, s);
 }
 
 static int bt_it_cmp(const struct bt_hist_it *a, const struct bt_hist_it *b)
@@ -105,9 +105,10 @@ static unsigned int bt_it_prev(const struct bt_ftrace *ft,
 	return steps;
 }
 
-static uint32_t bt_it_count(const struct bt_seg *s)
+static uint32_t bt_it_count(const struct bt_ftrace *ft,
+			    const struct bt_seg *s)
 {
-	return s->errcode ? 1 : s->ninsn;
+	return s->errcode ? 1 : bt_seg_ninsn(ft, s);
 }
 
 /* GDB's btrace_find_insn_by_number.  */
@@ -120,7 +121,7 @@ static int bt_it_find(const struct bt_ftrace *ft, uint32_t number,
 	if (!ft->nsegs || number < ft->segs[0].insn_offset)
 		return 0;
 	last = &ft->segs[ft->nsegs - 1];
-	if (number >= last->insn_offset + bt_it_count(last))
+	if (number >= last->insn_offset + bt_it_count(ft, last))
 		return 0;
 	hi = ft->nsegs - 1;
 	for (;;) {
@@ -129,7 +130,7 @@ static int bt_it_find(const struct bt_ftrace *ft, uint32_t number,
 
 		if (number < s->insn_offset)
 			hi = mid - 1;
-		else if (number >= s->insn_offset + bt_it_count(s))
+		else if (number >= s->insn_offset + bt_it_count(ft, s))
 			lo = mid + 1;
 		else {
 			it->seg = (uint32_t) mid;

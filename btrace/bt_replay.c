@@ -47,7 +47,7 @@ int bt_replay_alloc(struct bt_replay **pr, const struct bt_ftrace *ft,
 	if (!ft->nsegs)
 		return bt_diag_set(diag, bte_no_trace, 0, 0, "No trace.");
 	last = &ft->segs[ft->nsegs - 1];
-	n = last->insn_offset + (last->errcode ? 1 : last->ninsn) - 1;
+	n = last->insn_offset + (last->errcode ? 1 : bt_seg_ninsn(ft, last)) - 1;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -304,10 +304,18 @@ static int bt_step_line(struct bt_replay *r, int reverse, int over)
 				continue;
 			}
 		} else if (now != frame) {
-			/* Out to the caller (or elsewhere): go on in the
-			   caller's line, as from the middle of it.  */
+			/* Out to the caller (or elsewhere).  Forward, a
+			   statement of another line starting right there
+			   stops; else go on in the caller's line, as from
+			   the middle of it.  */
+			nline = bt_line_of(r, pc, &nfile);
+			if (!reverse && bt_row_start(r, pc) == pc &&
+			    (nline != line || nfile != file) &&
+			    bt_stmt_start(r, pc))
+				return 1;
 			frame = now;
-			line = bt_line_of(r, pc, &file);
+			line = nline;
+			file = nfile;
 			if (reverse && bt_row_start(r, pc) == pc)
 				return 1;
 			continue;

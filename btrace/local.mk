@@ -25,7 +25,9 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_source.c btrace/bt_source.h \
 	btrace/bt_packets.c btrace/bt_packets.h \
 	btrace/bt_export.c \
-	btrace/bt_xml.c
+	btrace/bt_xml.c \
+	btrace/bt_rsp.c btrace/bt_rsp.h \
+	btrace/bt_live.c
 btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
 	$(EXPAT_CFLAGS)
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
@@ -56,7 +58,7 @@ btrace_libptbtrace_asan_a_SOURCES = $(btrace_libptbtrace_la_SOURCES)
 btrace_libptbtrace_asan_a_CFLAGS = $(btrace_libptbtrace_la_CFLAGS) $(BT_ASAN)
 testsuite_btrace_libbtcorpus_a_SOURCES = testsuite/btrace/bt_corpus.c \
 	testsuite/btrace/bt_corpus.h testsuite/btrace/bt_corpus_main.h \
-	testsuite/btrace/bt_corpus_expect.h
+	testsuite/btrace/bt_corpus_expect.h testsuite/btrace/bt_fake_stub.h
 testsuite_btrace_libbtcorpus_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) \
 	$(BT_ASAN)
 
@@ -208,9 +210,22 @@ testsuite_unit_bt_replay_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_replay_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_replay_test_LDADD = $(BT_TEST_LIBS)
 
+check_PROGRAMS += testsuite/unit/bt_rsp_test
+TESTS += testsuite/unit/bt_rsp_test
+testsuite_unit_bt_rsp_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_rsp_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_rsp_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_live_test
+TESTS += testsuite/unit/bt_live_test
+testsuite_unit_bt_live_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_live_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_live_test_LDADD = $(BT_TEST_LIBS)
+
 # The tool against the corpus, through its command line; against GDB on
-# traces recorded through ptstub; and its memory on a 10M-instruction trace.
+# traces recorded through ptstub; its memory on a 10M-instruction trace;
+# and reading a live stub.
 TESTS += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
-	testsuite/btrace/memory_check.sh
+	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh
 EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
-	testsuite/btrace/memory_check.sh
+	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh

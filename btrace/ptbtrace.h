@@ -156,6 +156,12 @@ int bt_bundle_parse(struct bt_bundle *bundle, const void *data, size_t size,
 int bt_bundle_load(struct bt_bundle *bundle, const char *path,
 		   struct bt_diag *diag);
 
+/* Read the stopped thread's trace from the stub at HOSTPORT ("HOST:PORT")
+   with GDB's packets, enabling tracing (and disabling it again) if it was
+   off, into BUNDLE; the mapped files are taken from this machine.  */
+int bt_live_load(struct bt_bundle *bundle, const char *hostport,
+		 struct bt_diag *diag);
+
 /* Release what the reader allocated; BUNDLE is zeroed.  */
 void bt_bundle_fini(struct bt_bundle *bundle);
 

@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct bt_tool {
 	int json;
@@ -26,7 +27,7 @@ struct bt_session {
 
 static void bt_usage(FILE *out)
 {
-	fputs("usage: ptbtrace [--json] [--size=N] COMMAND [ARGS] FILE\n"
+	fputs("usage: ptbtrace [--json] [--size=N] COMMAND [ARGS] FILE|HOST:PORT\n"
 	      "commands:\n"
 	      "  info                        like GDB's `info record`\n"
 	      "  call-history [/ilc] [RANGE] like `record "
@@ -110,13 +111,22 @@ static int bt_parse_args(struct bt_tool *tool, int argc, char **argv)
 	return 0;
 }
 
+/* A bundle FILE, or HOST:PORT of a live stub when no such file exists.  */
+static int bt_load_input(struct bt_bundle *bundle, const char *file,
+			 struct bt_diag *diag)
+{
+	if (access(file, F_OK) != 0 && strchr(file, ':'))
+		return bt_live_load(bundle, file, diag);
+	return bt_bundle_load(bundle, file, diag);
+}
+
 static int bt_session_open(struct bt_session *s, const char *file)
 {
 	struct bt_diag diag;
 
 	memset(s, 0, sizeof(*s));
 	bt_diag_init(&diag);
-	if (bt_bundle_load(&s->bundle, file, &diag) < 0 ||
+	if (bt_load_input(&s->bundle, file, &diag) < 0 ||
 	    bt_image_alloc(&s->image, &s->bundle, &diag) < 0 ||
 	    bt_ftrace_build(&s->ftrace, &s->bundle, s->image, &diag) < 0) {
 		bt_diag_print(&diag, file, stderr);
@@ -196,7 +206,7 @@ static int bt_cmd_packets(const struct bt_tool *tool, const char *file)
 	int status = 1;
 
 	bt_diag_init(&diag);
-	if (bt_bundle_load(&bundle, file, &diag) < 0 ||
+	if (bt_load_input(&bundle, file, &diag) < 0 ||
 	    bt_packets_alloc(&packets, &bundle, &diag) < 0) {
 		bt_diag_print(&diag, file, stderr);
 		bt_bundle_fini(&bundle);

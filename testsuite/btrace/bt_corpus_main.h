@@ -48,28 +48,4 @@
 		return result;                                               \
 	}
 
-/* A bundle decoded: its image and function segments.  */
-struct bt_built {
-	struct bt_image *image;
-	struct bt_ftrace *ft;
-};
-
-static inline struct bt_built bt_build(const struct bt_bundle *bundle)
-{
-	struct bt_built r;
-	struct bt_diag diag;
-
-	cr_assert_eq(bt_image_alloc(&r.image, bundle, &diag), 0, "%s",
-		     diag.text);
-	cr_assert_eq(bt_ftrace_build(&r.ft, bundle, r.image, &diag), 0, "%s",
-		     diag.text);
-	return r;
-}
-
-static inline void bt_built_fini(struct bt_built *r)
-{
-	bt_ftrace_free(r->ft);
-	bt_image_free(r->image);
-}
-
 #endif

@@ -9,7 +9,9 @@
 # ptbtrace starts afresh every time, so GDB is reset before each question
 # (`record goto end` clears the histories).  The packet window cannot be
 # reset (`maint btrace clear-packet-history` drops the trace), so only the
-# first packet question uses the default window.  Skips only without GDB.
+# first packet question uses the default window.  Then the replay
+# cursor: landings of scripts of steps (see run_replay).  ORACLE_KEEP=1
+# keeps the transcripts.  Skips only without GDB.
 set -u
 build=${top_builddir:-.}
 src=${top_srcdir:-.}
@@ -99,7 +101,6 @@ gdb_script() {
 	echo "kill"
 }
 
-
 # record_script FORMAT PROGRAM BUNDLE: GDB's commands that record, with
 # the recording commands on stdin, into $tmp/record.  Breakpoints go
 # afterwards: replaying would stop at them.
@@ -142,12 +143,11 @@ run_case() {
 	questions | while IFS='|' read -r gdbcmd ours; do
 		n=$((n + 1))
 		gdbcmd=${gdbcmd#*@}
-		# GDB's error messages go to stderr, in order with the rest
-		# only in the combined transcript: take both, as ptbtrace's.
+		# GDB's errors are caught and printed (q in gdb_script), as
+		# ptbtrace's stderr is taken with its stdout.
 		sed -n "/^==q$n\$/,/^==e$n\$/p" "$tmp/$name.out" | sed '1d;$d' \
 			>"$tmp/gdb.txt"
-		# An error in a sourced script ends GDB's batch run there; GDB
-		# prints questions that fail with an error on stderr instead.
+		# A transcript cut short: GDB died or timed out.
 		grep -q "^==e$n\$" "$tmp/$name.out" || {
 			echo "FAIL: $name: GDB stopped at '$gdbcmd':"
 			tail -5 "$tmp/$name.err" | sed 's/^/  /'
@@ -255,6 +255,11 @@ between begin_region end_region finish | run_replay replay_region1 "$btp" \
 	 step next begin next next step reverse-step reverse-next
 	 reverse-finish goto_80 finish step next reverse-next reverse-step
 	 reverse-stepi next"
+between misc_region end_deep | run_replay replay_misc_deep "$btp" \
+	"reverse-step reverse-step reverse-next reverse-finish reverse-step
+	 reverse-step reverse-finish reverse-next reverse-next reverse-step
+	 finish next step step next goto_40 step step reverse-finish next
+	 finish reverse-next reverse-stepi step next"
 between main "$close" | run_replay replay_bt_prog "$prog" \
 	"reverse-stepi reverse-stepi reverse-step reverse-next reverse-step
 	 reverse-step reverse-finish reverse-next reverse-step stepi step next

@@ -10,7 +10,7 @@ build=${top_builddir:-.}
 tool=$build/ptbtrace
 mk=$build/testsuite/btrace/bt_mkcorpus
 runs=${BT_MEMORY_RUNS:-232559}
-limit=${BT_MEMORY_LIMIT:-9.5}
+limit=${BT_MEMORY_LIMIT:-7.6}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

@@ -12,19 +12,10 @@
 #include <string.h>
 
 static struct bt_corpus corpus;
+#include "testsuite/btrace/bt_corpus_expect.h"
+
 BT_CORPUS_TEST_MAIN(bt_history, corpus)
 
-#define built bt_built
-
-static struct bt_built build(void)
-{
-	return bt_build(&corpus.bundle);
-}
-
-static void done(struct bt_built *r)
-{
-	bt_built_fini(r);
-}
 
 /* Run the history for ARG with SIZE; the text, or NULL and DIAG.  */
 static char *history(const struct built *r, const char *arg,
@@ -113,7 +104,7 @@ Test(bt_history, indented_calls)
 	struct built r;
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	expect_text(&r, "/c", 10, indented(1, 9));
 	expect_text(&r, "", 10, plain(1, 9));
 	done(&r);
@@ -144,7 +135,7 @@ Test(bt_history, instruction_ranges)
 	};
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	out = open_memstream(&want, &len);
 	for (int i = 0; i < 9; ++i) {
 		uint32_t n = bt_corpus_count(&corpus, ranges[i][0],
@@ -207,7 +198,7 @@ Test(bt_history, source_lines)
 	if (!gdb_file_name(file, sizeof(file)))
 		cr_skip_test("GDB is not available to name the source file");
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	out = open_memstream(&want, &len);
 	for (int i = 0; i < 9; ++i)
 		fprintf(out, "%d\t%s\tat %s:%d,%d\n", i + 1, names[i], file,
@@ -226,7 +217,7 @@ Test(bt_history, windows_follow_gdbs_arithmetic)
 	struct built r;
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	expect_text(&r, "", 3, plain(7, 9));
 	expect_text(&r, "+", 3, plain(7, 9));
 	expect_text(&r, "-", 3, plain(7, 9));
@@ -253,7 +244,7 @@ Test(bt_history, a_last_segment_of_just_the_pc_is_left_out)
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
 	corpus.bundle.pc = corpus.g.address;
-	r = build();
+	r = build(&corpus.bundle);
 	/* GDB steps over the single-instruction last segment in unsigned
 	   arithmetic (btrace_call_next/prev): a window of 3 at the end shows
 	   four segments, 6 to 9, and never segment 10.  */
@@ -272,7 +263,7 @@ Test(bt_history, gaps_print_gdbs_error_text)
 	char *want, *head;
 
 	cr_assert_eq(bt_corpus_calls_with_error(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	head = indented(1, 7);
 	if (asprintf(&want, "%s8\t[decode error (%d): %s]\n9\tmain\n", head,
 		     -pte_nomap, pt_errstr(pte_nomap)) < 0)
@@ -282,7 +273,7 @@ Test(bt_history, gaps_print_gdbs_error_text)
 	done(&r);
 
 	cr_assert_eq(bt_corpus_calls_with_overflow(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	/* PT notifications have no "decode error" prefix.  */
 	if (asprintf(&want, "5\t[overflow]\n") < 0)
 		cr_assert_fail();
@@ -296,7 +287,7 @@ Test(bt_history, empty_trace_is_no_trace)
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
 	corpus.bundle.trace_size = 0;
-	r = build();
+	r = build(&corpus.bundle);
 	expect_error(&r, "", 10, "No trace.");
 	done(&r);
 }
@@ -308,7 +299,7 @@ Test(bt_history, json_has_the_same_segments)
 	char *got, want[128];
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	got = history(&r, "/ic 2,3", 10, 1, &diag);
 	cr_assert_not_null(got);
 	cr_assert_eq(got[0], '[');
@@ -331,7 +322,7 @@ Test(bt_history, functions_without_dwarf_print_a_bare_at)
 		cr_skip_test("%s", why);
 	cr_assert_eq(bt_corpus_asm_trace(&a), 0);
 	corpus.bundle = a.bundle;
-	r = build();
+	r = build(&corpus.bundle);
 	/* GDB prints "\tat " and nothing more without a symtab, and leaves
 	   out the last segment, which holds only the current instruction.  */
 	got = history(&r, "/cl", 10, 0, &diag);

@@ -11,19 +11,10 @@
 #include <string.h>
 
 static struct bt_corpus corpus;
+#include "testsuite/btrace/bt_corpus_expect.h"
+
 BT_CORPUS_TEST_MAIN(bt_insn_history, corpus)
 
-#define built bt_built
-
-static struct bt_built build(void)
-{
-	return bt_build(&corpus.bundle);
-}
-
-static void done(struct bt_built *r)
-{
-	bt_built_fini(r);
-}
 
 /* The history for ARG with SIZE and PC; the text, or NULL and DIAG.  */
 static char *history(const struct built *r, const char *arg,
@@ -83,7 +74,7 @@ Test(bt_insn_history, the_default_window_ends_before_the_pc)
 	char *text, *last, want[64];
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	bt_ftrace_counts(r.ft, &insns, NULL, NULL);
 	text = history(&r, "", 10, 0, 0, &diag);
 	cr_assert_not_null(text, "%s", diag.text);
@@ -106,7 +97,7 @@ Test(bt_insn_history, lines_follow_gdbs_layout)
 	char *text, *line, want[128];
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	text = history(&r, "1,1", 10, 0, 0, &diag);
 	cr_assert_not_null(text, "%s", diag.text);
 	snprintf(want, sizeof(want), "1\t   0x%016" PRIx64
@@ -140,7 +131,7 @@ Test(bt_insn_history, the_pc_is_marked_unless_p)
 	char *text, want[64];
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	text = history(&r, "1,1", 10, corpus.main.address, 0, &diag);
 	snprintf(want, sizeof(want), "1\t=> 0x%016" PRIx64,
 		 corpus.main.address);
@@ -159,7 +150,7 @@ Test(bt_insn_history, windows_follow_gdbs_arithmetic)
 	char *text, *first;
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	text = history(&r, "12,-4", 10, 0, 0, &diag);
 	cr_assert_eq(count_lines(text), 4);
 	first = line_of(text, 1);
@@ -211,7 +202,7 @@ Test(bt_insn_history, source_lines_come_before_their_instructions)
 	int open = bt_corpus_line(&corpus, "L:main_open");
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	text = history(&r, "/m 1,1", 10, 0, 0, &diag);
 	cr_assert_not_null(text, "%s", diag.text);
 	/* GDB shows the file as DWARF names it; here, its full path.  */
@@ -230,7 +221,7 @@ Test(bt_insn_history, gaps_are_one_instruction)
 	char *text;
 
 	cr_assert_eq(bt_corpus_calls_with_error(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	text = history(&r, "", 0, 0, 0, &diag);
 	cr_assert_not_null(text, "%s", diag.text);
 	cr_assert(strstr(text, "\t[decode error (") != NULL, "%s", text);
@@ -245,7 +236,7 @@ Test(bt_insn_history, json_has_the_same_instructions)
 	char *text, want[64];
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	text = history(&r, "/r 1,2", 10, 0, 1, &diag);
 	cr_assert_not_null(text, "%s", diag.text);
 	snprintf(want, sizeof(want), "\"address\": \"0x%" PRIx64 "\"",
@@ -276,7 +267,7 @@ Test(bt_insn_history, text_matches_objdump)
 	if (!dump)
 		cr_skip_test("no objdump");
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r = build();
+	r = build(&corpus.bundle);
 	text = history(&r, "", 0, 0, 0, &diag);
 	cr_assert_not_null(text, "%s", diag.text);
 

@@ -9,22 +9,25 @@
 #include <string.h>
 
 static struct bt_corpus corpus;
+#include "testsuite/btrace/bt_corpus_expect.h"
+
 BT_CORPUS_TEST_MAIN(bt_replay, corpus)
 
-struct built {
-	struct bt_built b;
+/* The calls trace decoded, with a replay cursor on it.  */
+struct replayed {
+	struct built b;
 	struct bt_image *image;
 	struct bt_ftrace *ft;
 	struct bt_replay *replay;
 };
 
-static struct built build(void)
+static struct replayed replayed(void)
 {
-	struct built r;
+	struct replayed r;
 	struct bt_diag diag;
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	r.b = bt_build(&corpus.bundle);
+	r.b = build(&corpus.bundle);
 	r.image = r.b.image;
 	r.ft = r.b.ft;
 	cr_assert_eq(bt_replay_alloc(&r.replay, r.ft, r.image, &diag), 0,
@@ -32,13 +35,13 @@ static struct built build(void)
 	return r;
 }
 
-static void done(struct built *r)
+static void finished(struct replayed *r)
 {
 	bt_replay_free(r->replay);
-	bt_built_fini(&r->b);
+	done(&r->b);
 }
 
-static int move(struct built *r, enum bt_replay_cmd cmd, int reverse,
+static int move(struct replayed *r, enum bt_replay_cmd cmd, int reverse,
 		uint32_t number)
 {
 	struct bt_diag diag;
@@ -47,7 +50,7 @@ static int move(struct built *r, enum bt_replay_cmd cmd, int reverse,
 	return bt_replay_move(r->replay, cmd, reverse, number, &diag);
 }
 
-static uint64_t pc_of(const struct built *r, uint32_t *number)
+static uint64_t pc_of(const struct replayed *r, uint32_t *number)
 {
 	uint64_t pc;
 
@@ -55,7 +58,7 @@ static uint64_t pc_of(const struct built *r, uint32_t *number)
 	return pc;
 }
 
-static int line_at(const struct built *r, uint64_t pc)
+static int line_at(const struct replayed *r, uint64_t pc)
 {
 	int line = 0;
 
@@ -65,7 +68,7 @@ static int line_at(const struct built *r, uint64_t pc)
 
 Test(bt_replay, single_steps_and_the_ends_of_the_history)
 {
-	struct built r = build();
+	struct replayed r = replayed();
 	uint32_t insns, number;
 
 	bt_ftrace_counts(r.ft, &insns, NULL, NULL);
@@ -89,12 +92,12 @@ Test(bt_replay, single_steps_and_the_ends_of_the_history)
 	cr_assert_eq(move(&r, btrc_stepi, 0, 0), 0);
 	pc_of(&r, &number);
 	cr_assert_eq(number, 0);
-	done(&r);
+	finished(&r);
 }
 
 Test(bt_replay, finish_both_ways)
 {
-	struct built r = build();
+	struct replayed r = replayed();
 	uint32_t number;
 	uint64_t pc;
 
@@ -112,12 +115,12 @@ Test(bt_replay, finish_both_ways)
 	/* Back from f's body: onto main's first call.  */
 	cr_assert_eq(move(&r, btrc_finish, 1, 0), 1);
 	cr_assert_eq(pc_of(&r, NULL), corpus.main.calls[0]);
-	done(&r);
+	finished(&r);
 }
 
 Test(bt_replay, step_and_next_by_lines)
 {
-	struct built r = build();
+	struct replayed r = replayed();
 	uint64_t pc;
 
 	/* From main's "{", step to its first line, then into f, past its
@@ -144,12 +147,12 @@ Test(bt_replay, step_and_next_by_lines)
 	pc = pc_of(&r, NULL);
 	cr_assert_eq(line_at(&r, pc), bt_corpus_line(&corpus,
 						     "L:main_call1"));
-	done(&r);
+	finished(&r);
 }
 
 Test(bt_replay, gdbs_errors)
 {
-	struct built r = build();
+	struct replayed r = replayed();
 	struct bt_diag diag;
 
 	cr_assert_lt(bt_replay_move(r.replay, btrc_goto, 0, 0, &diag), 0);
@@ -162,5 +165,5 @@ Test(bt_replay, gdbs_errors)
 	cr_assert_str_eq(diag.text,
 			 "\"finish\" not meaningful in the outermost frame.");
 	cr_assert_lt(bt_replay_alloc(NULL, r.ft, r.image, &diag), 0);
-	done(&r);
+	finished(&r);
 }

@@ -9,7 +9,6 @@ Environment: PTSTUB, GDBSERVER.  Exit 0 pass, 1 fail, 77 skip."""
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -17,6 +16,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+sys.path.insert(0, HERE)
+from peers import peers  # noqa: E402
 from processes import free_port  # noqa: E402
 
 
@@ -55,14 +56,9 @@ def run(stub, args):
 
 
 def main():
-    ptstub = os.environ.get("PTSTUB", "")
-    gdbserver = os.environ.get("GDBSERVER", "") or "gdbserver"
-    if gdbserver == "no" or not shutil.which(gdbserver):
-        print("SKIP: no gdbserver to compare with")
-        return 77
-    if not os.access(ptstub, os.X_OK):
-        print(f"FAIL: ptstub {ptstub!r} is not built")
-        return 1
+    ptstub, gdbserver, status = peers()
+    if status is not None:
+        return status
     busy = socket.socket()
     busy.bind(("127.0.0.1", 0))
     busy.listen(1)

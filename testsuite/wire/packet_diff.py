@@ -28,7 +28,6 @@ Environment: PTSTUB, GDBSERVER, top_builddir.  Exit 0 pass, 1 fail,
 
 import os
 import re
-import shutil
 import socket
 import subprocess
 import sys
@@ -37,6 +36,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+sys.path.insert(0, HERE)
+from peers import peers  # noqa: E402
 from processes import become_subreaper  # noqa: E402
 from stub import Stub  # noqa: E402
 
@@ -207,17 +208,12 @@ def run_session(stub_path, program, steps, syms):
 
 def main(argv):
     path = argv[0] if argv else os.path.join(HERE, "packets.txt")
-    ptstub = os.environ.get("PTSTUB", "")
-    gdbserver = os.environ.get("GDBSERVER", "") or "gdbserver"
+    ptstub, gdbserver, status = peers()
+    if status is not None:
+        return status
     builddir = os.environ.get("top_builddir", ".")
     program = os.path.abspath(os.path.join(
         builddir, "testsuite/programs/bin/plain_nopie"))
-    if gdbserver == "no" or not shutil.which(gdbserver):
-        print("SKIP: no gdbserver to compare with")
-        return 77
-    if not os.access(ptstub, os.X_OK):
-        print(f"FAIL: ptstub {ptstub!r} is not built")
-        return 1
     become_subreaper()
     steps = parse_steps(path)
     syms = symbols(program)
