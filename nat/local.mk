@@ -2,7 +2,8 @@
 noinst_LIBRARIES += nat/libpsnat.a
 nat_libpsnat_a_SOURCES = \
 	nat/target.h nat/process.c nat/process.h \
-	nat/inferior.c nat/wait.c nat/wait_status.h nat/resume.c \
+	nat/inferior.c nat/wait.c nat/wait_status.h nat/wait_block.c \
+	nat/wait_block.h nat/resume.c \
 	nat/thread_regs.c nat/btrace.c nat/btrace.h \
 	nat/debugregs.c nat/debugregs.h \
 	nat/maps.c nat/maps.h
@@ -50,6 +51,11 @@ check_PROGRAMS += testsuite/unit/inferior_test
 TESTS += testsuite/unit/inferior_test
 testsuite_unit_inferior_test_CFLAGS = $(NAT_PROC_TEST_CFLAGS)
 testsuite_unit_inferior_test_LDADD = $(NAT_PROC_TEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/wait_block_test
+TESTS += testsuite/unit/wait_block_test
+testsuite_unit_wait_block_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+testsuite_unit_wait_block_test_LDADD = nat/libpsnat.a $(CRITERION_LIBS)
 
 check_PROGRAMS += testsuite/unit/wait_test
 TESTS += testsuite/unit/wait_test

@@ -5,11 +5,13 @@
 #include "nat/process.h"
 #include "nat/emu/emu.h"
 #include "nat/wait_status.h"
+#include "nat/wait_block.h"
 #include "common/ps_error.h"
 
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -557,15 +559,73 @@ static void nat_fill_event(struct nat_target *target,
 	ev->data_addr = thread->pending_data_addr;
 }
 
-int nat_wait(struct nat_target *target, struct nat_event *ev,
-	     const struct nat_wait_hook *hook)
+/* Is the emulator running a thread (so stops come every few
+   microseconds and the blocking wait pays)?  */
+static bool nat_emulating(struct nat_target *target)
 {
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		if (p->emu)
+			for (struct nat_thread *t = p->threads; t; t = t->next)
+				if (t->state == nat_thread_running)
+					return true;
+	return false;
+}
+
+/* The client's fd is readable: a Ctrl-C interrupts, an error ends.  */
+static int nat_client_input(struct nat_target *target,
+			    const struct nat_wait_hook *hook)
+{
+	int r = hook->readable(hook->ctx);
+
+	if (r < 0)
+		return r;
+	if (r == 1)
+		nat_interrupt(target);
+	return 0;
+}
+
+/* One blocking waitpid (see wait_block.h): 0, or the client's error.
+   *COLLECT says whether the next round must collect with WNOHANG.  */
+static int nat_wait_blocking(struct nat_target *target,
+			     const struct nat_wait_hook *hook,
+			     struct nat_block *blk, bool *collect)
+{
+	struct pollfd client = { .fd = hook->fd, .events = POLLIN };
+	int status, r;
+	pid_t pid;
+
+	r = nat_block_wait(blk, &pid, &status);
+	if (r < 0)
+		return 0;
+	if (r == 1) {
+		struct nat_thread *thread = nat_lookup_tid(target, pid);
+
+		if (thread)
+			nat_handle_status(target, thread, status, 0);
+		else
+			nat_stash_orphan(target, pid, status);
+		/* Statuses already there come from the next waitpid.  */
+		*collect = false;
+	}
+	if ((r == 0 || nat_block_client_due(blk)) && poll(&client, 1, 0) > 0)
+		return nat_client_input(target, hook);
+	return 0;
+}
+
+static int nat_wait_loop(struct nat_target *target, struct nat_event *ev,
+			 const struct nat_wait_hook *hook,
+			 struct nat_block *blk)
+{
+	bool collect = true;
+
 	for (;;) {
 		struct nat_thread *thread;
 		struct pollfd fds[2];
 		int nfds = 1;
 
-		nat_collect(target);
+		if (collect)
+			nat_collect(target);
+		collect = true;
 		thread = nat_pick_event(target);
 		if (thread && nat_event_is_stale(thread)) {
 			thread->has_pending = 0;
@@ -576,6 +636,7 @@ int nat_wait(struct nat_target *target, struct nat_event *ev,
 			continue;
 		}
 		if (thread) {
+			nat_block_fini(blk);
 			nat_stop_all(target);
 			nat_fill_event(target, thread, ev);
 			/* All-stop: the client takes every thread as stopped.  */
@@ -592,6 +653,15 @@ int nat_wait(struct nat_target *target, struct nat_event *ev,
 			return 0;
 		}
 
+		if (hook && hook->fd >= 0 && nat_emulating(target) &&
+		    nat_block_arm(blk) == 0) {
+			int r = nat_wait_blocking(target, hook, blk, &collect);
+
+			if (r < 0)
+				return r;
+			continue;
+		}
+		nat_block_fini(blk);
 		fds[0].fd = target->sigchld_fd;
 		fds[0].events = POLLIN;
 		if (hook && hook->fd >= 0) {
@@ -607,14 +677,24 @@ int nat_wait(struct nat_target *target, struct nat_event *ev,
 		if (fds[0].revents)
 			nat_drain_sigchld(target);
 		if (nfds == 2 && fds[1].revents) {
-			int r = hook->readable(hook->ctx);
+			int r = nat_client_input(target, hook);
 
 			if (r < 0)
 				return r;
-			if (r == 1)
-				nat_interrupt(target);
 		}
 	}
+}
+
+int nat_wait(struct nat_target *target, struct nat_event *ev,
+	     const struct nat_wait_hook *hook)
+{
+	struct nat_block blk;
+	int r;
+
+	nat_block_init(&blk);
+	r = nat_wait_loop(target, ev, hook, &blk);
+	nat_block_fini(&blk);
+	return r;
 }
 
 void nat_stop_process(struct nat_target *target, struct nat_process *proc)
