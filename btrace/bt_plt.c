@@ -2,14 +2,22 @@
 #include "btrace/bt_plt.h"
 #include "btrace/ptbtrace.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A GOT slot a dynamic relocation fills with a symbol's address.  */
+/* A GOT slot a dynamic relocation fills with a symbol's address, or
+   (NAME null) an IRELATIVE one, which BFD names by its addend.  */
 struct bt_slot {
 	uint64_t address;
 	const char *name;
+	uint64_t addend;
 };
+
+#ifndef R_X86_64_IRELATIVE
+#define R_X86_64_IRELATIVE 37
+#endif
 
 static size_t bt_plt_slots(Elf *elf, struct bt_slot **out)
 {
@@ -36,14 +44,21 @@ static size_t bt_plt_slots(Elf *elf, struct bt_slot **out)
 			GElf_Sym sym;
 			const char *name;
 
-			if (!gelf_getrela(data, (int) i, &rela) ||
-			    !GELF_R_SYM(rela.r_info) ||
-			    !gelf_getsym(syms, (int) GELF_R_SYM(rela.r_info),
-					 &sym))
+			if (!gelf_getrela(data, (int) i, &rela))
 				continue;
-			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
-			if (!name || !name[0])
+			if (!GELF_R_SYM(rela.r_info)) {
+				if (GELF_R_TYPE(rela.r_info) != R_X86_64_IRELATIVE)
+					continue;
+				name = NULL;
+			} else if (!gelf_getsym(syms,
+						(int) GELF_R_SYM(rela.r_info),
+						&sym)) {
 				continue;
+			} else {
+				name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+				if (!name || !name[0])
+					continue;
+			}
 			if (n == cap) {
 				struct bt_slot *grown;
 
@@ -55,6 +70,7 @@ static size_t bt_plt_slots(Elf *elf, struct bt_slot **out)
 			}
 			slots[n].address = rela.r_offset;
 			slots[n].name = name;
+			slots[n].addend = (uint64_t) rela.r_addend;
 			n += 1;
 		}
 	}
@@ -106,11 +122,19 @@ int bt_plt_scan(Elf *elf, int (*add)(void *ctx, uint64_t address,
 			memcpy(&disp, code + at + 2, 4);
 			slot = sh.sh_addr + at + 6 + (int64_t) disp;
 			for (size_t k = 0; k < nslots; ++k) {
+				char abs[32];
+				const char *slot_name = slots[k].name;
+
 				if (slots[k].address != slot)
 					continue;
+				if (!slot_name) {
+					snprintf(abs, sizeof(abs), "*ABS*+0x%" PRIx64,
+						 slots[k].addend);
+					slot_name = abs;
+				}
 				errcode = add(ctx, sh.sh_addr + at - at % entsize,
 					      (uint32_t) elf_ndxscn(scn),
-					      slots[k].name);
+					      slot_name);
 				break;
 			}
 		}

@@ -101,3 +101,67 @@ Test(bt_plt, the_callbacks_error_stops_the_scan)
 	elf_end(elf);
 	close(fd);
 }
+
+/* IRELATIVE slots have no symbol: BFD (so GDB) names their entries by
+   the addend, "*ABS*+0x9bd00@plt".  Checked against `nm --synthetic` on
+   the C library, which has such entries for its ifuncs.  */
+struct abs_found {
+	uint64_t address[512];
+	char name[512][40];
+	size_t n;
+};
+
+static int add_abs(void *ctx, uint64_t address, uint32_t shndx,
+		   const char *name)
+{
+	struct abs_found *f = ctx;
+
+	(void) shndx;
+	if (f->n < 512 && strncmp(name, "*ABS*", 5) == 0) {
+		f->address[f->n] = address;
+		snprintf(f->name[f->n], sizeof(f->name[0]), "%s@plt", name);
+		f->n += 1;
+	}
+	return 0;
+}
+
+Test(bt_plt, irelative_entries_are_named_by_their_addend)
+{
+	static const char libc[] = "/lib/x86_64-linux-gnu/libc.so.6";
+	static struct abs_found f;
+	char line[512];
+	unsigned checked = 0;
+	FILE *nm;
+	Elf *elf;
+	int fd;
+
+	if (access(libc, R_OK) != 0)
+		cr_skip_test("no %s", libc);
+	nm = popen("nm -D --synthetic /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null",
+		   "r");
+	cr_assert_not_null(nm);
+	elf_version(EV_CURRENT);
+	fd = open(libc, O_RDONLY);
+	cr_assert_geq(fd, 0);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	cr_assert_eq(bt_plt_scan(elf, add_abs, &f), 0);
+	elf_end(elf);
+	close(fd);
+	while (fgets(line, sizeof(line), nm)) {
+		unsigned long long address;
+		char name[128];
+		size_t k;
+
+		if (sscanf(line, "%llx %*s %127s", &address, name) != 2 ||
+		    strncmp(name, "*ABS*", 5) != 0)
+			continue;
+		for (k = 0; k < f.n && f.address[k] != address; k++)
+			;
+		cr_assert_lt(k, f.n, "no entry at %llx (%s)", address, name);
+		cr_assert_str_eq(f.name[k], name);
+		checked++;
+	}
+	pclose(nm);
+	if (!checked)
+		cr_skip_test("nm lists no *ABS* PLT entries in %s", libc);
+}
