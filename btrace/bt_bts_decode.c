@@ -105,6 +105,9 @@ int bt_bts_decode(struct bt_ftrace *ft, const struct bt_bundle *bundle,
 		uint64_t begin = 0, end = 0;
 		int errcode;
 
+		if ((nblocks - blk) % bt_progress_every == 0)
+			bt_ftrace_progress(ft, nblocks - blk, nblocks);
+
 		for (int i = 7; i >= 0; --i) {
 			begin = (begin << 8) | bundle->trace[blk * 16 + i];
 			end = (end << 8) | bundle->trace[blk * 16 + 8 + i];

@@ -558,6 +558,14 @@ static void bt_ftrace_shrink(struct bt_ftrace *ft)
 int bt_ftrace_build(struct bt_ftrace **pft, const struct bt_bundle *bundle,
 		    const struct bt_image *image, struct bt_diag *diag)
 {
+	return bt_ftrace_build_progress(pft, bundle, image, diag, NULL, NULL);
+}
+
+int bt_ftrace_build_progress(struct bt_ftrace **pft,
+			     const struct bt_bundle *bundle,
+			     const struct bt_image *image, struct bt_diag *diag,
+			     bt_progress_fn *progress, void *ctx)
+{
 	struct bt_ftrace *ft;
 	int errcode;
 
@@ -571,6 +579,8 @@ int bt_ftrace_build(struct bt_ftrace **pft, const struct bt_bundle *bundle,
 	ft->image = image;
 	ft->min_level = INT_MAX;
 	ft->track_level = 1;
+	ft->progress = progress;
+	ft->progress_ctx = ctx;
 
 	switch (bundle->format) {
 	case btf_pt:

@@ -63,6 +63,8 @@ struct bt_ftrace {
 	size_t ngaps, gaps_cap;
 	int min_level;            /* minimum level seen while decoding */
 	int track_level;          /* whether new instructions count for it */
+	bt_progress_fn *progress; /* or NULL */
+	void *progress_ctx;
 	int level;                /* the normalizing offset */
 	int error;                /* a fatal error (nomem) while building */
 };
@@ -177,5 +179,15 @@ int bt_pt_decode(struct bt_ftrace *ft, const struct bt_bundle *bundle,
 		 struct bt_diag *diag);
 int bt_bts_decode(struct bt_ftrace *ft, const struct bt_bundle *bundle,
 		  struct bt_diag *diag);
+
+/* How often (in blocks) a decoder reports its progress.  */
+enum { bt_progress_every = 1 << 16 };
+
+static inline void bt_ftrace_progress(const struct bt_ftrace *ft,
+				      uint64_t done, uint64_t total)
+{
+	if (ft->progress)
+		ft->progress(ft->progress_ctx, done, total);
+}
 
 #endif

@@ -76,9 +76,11 @@ static int bt_pt_add(struct bt_ftrace *ft, const struct pt_block *block)
 				   iclass, size);
 }
 
-static int bt_pt_run(struct bt_ftrace *ft, struct pt_block_decoder *dec)
+static int bt_pt_run(struct bt_ftrace *ft, struct pt_block_decoder *dec,
+		     uint64_t size)
 {
 	int status, errcode;
+	unsigned blocks = 0;
 
 	for (;;) {
 		struct pt_block block;
@@ -99,6 +101,12 @@ static int bt_pt_run(struct bt_ftrace *ft, struct pt_block_decoder *dec)
 				errcode = bt_pt_add(ft, &block);
 				if (errcode < 0)
 					return errcode;
+			}
+			if (ft->progress && ++blocks % bt_progress_every == 0) {
+				uint64_t offset;
+
+				if (pt_blk_get_offset(dec, &offset) >= 0)
+					bt_ftrace_progress(ft, offset, size);
 			}
 			if (status < 0)
 				break;
@@ -153,7 +161,7 @@ int bt_pt_decode(struct bt_ftrace *ft, const struct bt_bundle *bundle,
 				   "cannot allocate the PT block decoder");
 	errcode = pt_blk_set_image(dec, bt_image_pt(ft->image));
 	if (errcode >= 0)
-		errcode = bt_pt_run(ft, dec);
+		errcode = bt_pt_run(ft, dec, bundle->trace_size);
 	pt_blk_free_decoder(dec);
 	if (errcode < 0)
 		return bt_diag_set(diag, -errcode, 0, 0, "PT decode: %s",

@@ -226,6 +226,8 @@ testsuite_unit_bt_live_test_LDADD = $(BT_TEST_LIBS)
 # traces recorded through ptstub; its memory on a 10M-instruction trace;
 # and reading a live stub.
 TESTS += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
-	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh
+	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh \
+	testsuite/btrace/progress_line.sh
 EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
-	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh
+	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh \
+	testsuite/btrace/progress_line.sh

@@ -268,6 +268,16 @@ struct bt_ftrace;
    IMAGE must outlive FTRACE.  */
 int bt_ftrace_build(struct bt_ftrace **ftrace, const struct bt_bundle *bundle,
 		    const struct bt_image *image, struct bt_diag *diag);
+
+/* Told now and then how far a decode has come: DONE of TOTAL (trace
+   bytes for PT, blocks for BTS).  */
+typedef void bt_progress_fn(void *ctx, uint64_t done, uint64_t total);
+
+/* bt_ftrace_build, calling PROGRESS (if not NULL) with CTX as it goes.  */
+int bt_ftrace_build_progress(struct bt_ftrace **ftrace,
+			     const struct bt_bundle *bundle,
+			     const struct bt_image *image, struct bt_diag *diag,
+			     bt_progress_fn *progress, void *ctx);
 void bt_ftrace_free(struct bt_ftrace *ftrace);
 
 size_t bt_ftrace_nfunctions(const struct bt_ftrace *ftrace);

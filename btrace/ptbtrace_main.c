@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 struct bt_tool {
@@ -120,15 +121,60 @@ static int bt_load_input(struct bt_bundle *bundle, const char *file,
 	return bt_bundle_load(bundle, file, diag);
 }
 
+/* A progress line on a terminal's stderr, for decodes that take more
+   than a second (PTBTRACE_PROGRESS_MS changes the second, for tests).  */
+struct bt_progress_line {
+	struct timespec start, last;
+	long after_ms;
+	int shown;
+};
+
+static long bt_ms_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - t->tv_sec) * 1000 +
+	       (now.tv_nsec - t->tv_nsec) / 1000000;
+}
+
+static void bt_progress_print(void *ctx, uint64_t done, uint64_t total)
+{
+	struct bt_progress_line *line = ctx;
+
+	if (bt_ms_since(&line->start) < line->after_ms ||
+	    (line->shown && bt_ms_since(&line->last) < 100))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &line->last);
+	fprintf(stderr, "\rptbtrace: decoding %3u%%",
+		total ? (unsigned) (done * 100 / total) : 100u);
+	fflush(stderr);
+	line->shown = 1;
+}
+
 static int bt_session_open(struct bt_session *s, const char *file)
 {
+	struct bt_progress_line line = { .after_ms = 1000 };
+	const char *after = getenv("PTBTRACE_PROGRESS_MS");
 	struct bt_diag diag;
+	int errcode;
 
 	memset(s, 0, sizeof(*s));
 	bt_diag_init(&diag);
-	if (bt_load_input(&s->bundle, file, &diag) < 0 ||
-	    bt_image_alloc(&s->image, &s->bundle, &diag) < 0 ||
-	    bt_ftrace_build(&s->ftrace, &s->bundle, s->image, &diag) < 0) {
+	if (after && *after)
+		line.after_ms = atol(after);
+	clock_gettime(CLOCK_MONOTONIC, &line.start);
+	errcode = bt_load_input(&s->bundle, file, &diag);
+	if (errcode >= 0)
+		errcode = bt_image_alloc(&s->image, &s->bundle, &diag);
+	if (errcode >= 0)
+		errcode = bt_ftrace_build_progress(&s->ftrace, &s->bundle,
+						   s->image, &diag,
+						   isatty(2) ? bt_progress_print
+							     : NULL, &line);
+	if (line.shown)
+		fputs("\r\033[K", stderr);   /* the line goes away when done */
+	if (errcode < 0) {
 		bt_diag_print(&diag, file, stderr);
 		return -1;
 	}
