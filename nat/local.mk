@@ -30,6 +30,8 @@ testsuite_unit_int3_table_test_LDADD = $(NAT_TEST_LDADD)
 
 check_PROGRAMS += testsuite/unit/debugregs_test
 TESTS += testsuite/unit/debugregs_test
+testsuite_unit_debugregs_test_SOURCES = testsuite/unit/debugregs_test.c \
+	testsuite/unit/debugregs_probe.h
 testsuite_unit_debugregs_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 testsuite_unit_debugregs_test_LDADD = $(NAT_TEST_LDADD)
 

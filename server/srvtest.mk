@@ -64,7 +64,7 @@ testsuite_unit_srv_memory_test_LDADD = $(SRVTEST_LDADD)
 check_PROGRAMS += testsuite/unit/srv_break_test
 TESTS += testsuite/unit/srv_break_test
 testsuite_unit_srv_break_test_SOURCES = testsuite/unit/srv_break_test.c \
-	testsuite/unit/srv_fixture.h
+	testsuite/unit/srv_fixture.h testsuite/unit/debugregs_probe.h
 testsuite_unit_srv_break_test_CFLAGS = $(SRVTEST_CFLAGS)
 testsuite_unit_srv_break_test_LDADD = $(SRVTEST_LDADD)
 

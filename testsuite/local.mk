@@ -17,7 +17,8 @@ e2e_programs = \
 	testsuite/programs/bin/segv \
 	testsuite/programs/bin/btrace \
 	testsuite/programs/bin/btrace_threads \
-	testsuite/programs/bin/xsave_layout
+	testsuite/programs/bin/xsave_layout \
+	testsuite/programs/bin/debugregs_probe
 check_PROGRAMS += $(e2e_programs)
 
 testsuite_programs_bin_plain_SOURCES = testsuite/programs/plain.c
@@ -37,6 +38,8 @@ testsuite_programs_bin_exec_SOURCES = testsuite/programs/exec.c
 testsuite_programs_bin_spin_SOURCES = testsuite/programs/spin.c
 testsuite_programs_bin_segv_SOURCES = testsuite/programs/segv.c
 testsuite_programs_bin_xsave_layout_SOURCES = testsuite/programs/xsave_layout.c
+testsuite_programs_bin_debugregs_probe_SOURCES = \
+	testsuite/programs/debugregs_probe.c
 testsuite_programs_bin_btrace_SOURCES = testsuite/programs/btrace.c
 testsuite_programs_bin_btrace_threads_SOURCES = \
 	testsuite/programs/btrace_threads.c
@@ -68,6 +71,7 @@ e2e_scenarios = \
 	testsuite/e2e/scenarios/attach.gdb \
 	testsuite/e2e/scenarios/backtrace_shlib.gdb \
 	testsuite/e2e/scenarios/breakpoints.gdb \
+	testsuite/e2e/scenarios/hw_breakpoints.gdb \
 	testsuite/e2e/scenarios/btrace_bts_record.gdb \
 	testsuite/e2e/scenarios/btrace_bts_signal.gdb \
 	testsuite/e2e/scenarios/btrace_buffer_size.gdb \
@@ -83,6 +87,7 @@ e2e_scenarios = \
 	testsuite/e2e/scenarios/btrace_reverse.gdb \
 	testsuite/e2e/scenarios/btrace_signal_syscall.gdb \
 	testsuite/e2e/scenarios/btrace_stops.gdb \
+	testsuite/e2e/scenarios/btrace_stops_watch.gdb \
 	testsuite/e2e/scenarios/btrace_threads.gdb \
 	testsuite/e2e/scenarios/btrace_threads_exit.gdb \
 	testsuite/e2e/scenarios/btrace_wrap.gdb \

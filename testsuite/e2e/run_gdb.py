@@ -25,7 +25,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import check_assertions, compare  # noqa: E402
 from normalize import drop_lines, normalize  # noqa: E402
 from processes import become_subreaper  # noqa: E402
-from scenario import ExpectedDifference, ScenarioError, load_scenario  # noqa: E402,E501
+from scenario import (REQUIREMENTS, ExpectedDifference,  # noqa: E402
+                      ScenarioError, load_scenario)
 from transcript import run_scenario  # noqa: E402
 
 SKIP, FAIL, PASS = 77, 1, 0
@@ -168,6 +169,24 @@ def machine_differences(bindir):
                                "misreads AVX-512 registers here")]
 
 
+def unmet_requirement(sc, bindir):
+    """Why this machine cannot run SC (the probe's own line), or None;
+    a probe that cannot tell raises ScenarioError."""
+    for need in sc.requires:
+        probe = os.path.join(bindir, REQUIREMENTS[need])
+        try:
+            p = subprocess.run([probe], capture_output=True, text=True,
+                               timeout=30)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            raise ScenarioError(f"probe {probe} did not run: {e}")
+        if p.returncode == SKIP:
+            return f"{need}: {p.stdout.strip()}"
+        if p.returncode != 0:
+            raise ScenarioError(f"probe {probe} failed ({p.returncode}): "
+                                f"{p.stderr.strip()}")
+    return None
+
+
 def main(argv):
     args = parse_args(argv)
     # Stub and GDB run in the scenario's output folder: a relative path
@@ -196,6 +215,13 @@ def main(argv):
     if not os.access(program, os.X_OK):
         print(f"FAIL: inferior {program} not built (make check builds it)")
         return FAIL
+    try:
+        unmet = unmet_requirement(sc, os.path.dirname(program))
+    except ScenarioError as e:
+        print(f"FAIL: {e}")
+        return FAIL
+    if unmet:
+        return skip(f"this machine lacks what the scenario requires: {unmet}")
     outroot = os.path.join(builddir, "testsuite/e2e/out", sc.name)
     # The inferiors' folder gets its own token so that a build in the
     # source tree (builddir == srcdir) normalizes like one outside it.

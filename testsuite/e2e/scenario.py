@@ -23,6 +23,9 @@ and what its transcript must show.
     #                             the reference stub first; each line
     #                             "ground-truth KEY = VALUE" it prints
     #                             makes @GT:KEY@ in expect: regexes VALUE
+    # requires: debugregs         hardware breakpoints/watchpoints: skipped
+    #                             where the machine ignores debug registers
+    #                             (testsuite/programs/debugregs_probe.c)
 
 In the script, @TARGET@ is the stub's HOST:PORT, @PROG@ the inferior's
 absolute path, @BIN@ the folder of all inferiors, @STUB@ the stub's path,
@@ -35,11 +38,14 @@ from dataclasses import dataclass, field
 
 DIRECTIVE = re.compile(r"^#\s*(program|args|mode|expect|expect-not|"
                        r"expected-difference|allow-error|after-detach|"
-                       r"timeout|reference|ground-truth):\s*(.*?)\s*$")
+                       r"timeout|reference|ground-truth|requires):\s*(.*?)\s*$")
 # @GT:KEY@, or @GT:KEY+N@ for a value the scenario derives from it (e.g.
 # info record counts each trace gap as one instruction).
 GT_KEY = re.compile(r"@GT:([\w.-]+?)(?:\+(\d+))?@")
 MODES = ("remote", "attach", "multi", "multi-attach", "stdio")
+# What a scenario may require of the machine, and the probe (in the
+# inferiors' folder) that tells: exit 0 yes, 77 no, with its reason.
+REQUIREMENTS = {"debugregs": "debugregs_probe"}
 
 
 @dataclass
@@ -65,6 +71,7 @@ class Scenario:
     # Stub-only scenarios: why there is no reference run ("" if there is).
     no_reference: str = ""
     ground_truth: str = ""
+    requires: list = field(default_factory=list)
     # expect: patterns naming ground-truth values, compiled once known.
     expect_gt: list = field(default_factory=list)
 
@@ -144,6 +151,11 @@ def load_scenario(path):
                     raise ScenarioError(
                         f"{where}: reference: takes 'none -- REASON'")
                 sc.no_reference = reason.strip()
+            elif key == "requires":
+                if value not in REQUIREMENTS:
+                    raise ScenarioError(f"{where}: requires: one of "
+                                        f"{sorted(REQUIREMENTS)}")
+                sc.requires.append(value)
             elif key == "ground-truth":
                 sc.ground_truth = os.path.join(os.path.dirname(path), value)
         except re.error as e:

@@ -2,6 +2,7 @@
 
 #include "common/ps_error.h"
 #include "nat/debugregs.h"
+#include "testsuite/unit/debugregs_probe.h"
 #include "testsuite/unit/tracee.h"
 
 static volatile long watched[4];
@@ -75,7 +76,10 @@ Test(debugregs, write_watchpoint_fires_in_a_real_thread)
 {
 	struct nat_debugregs dr;
 	int status, slot;
-	pid_t pid = tracee_start(write_watched);
+	pid_t pid;
+
+	debugregs_skip_unless_they_trap();
+	pid = tracee_start(write_watched);
 
 	cr_assert_gt(pid, 0);
 	nat_debugregs_init(&dr);

@@ -1,6 +1,7 @@
 /* server/srv_break.c: Z0/z0 plant and remove real int3s (checked through
    /proc/PID/mem), Z1-Z4 use the debug registers, and bad input plants
    nothing.  */
+#include "testsuite/unit/debugregs_probe.h"
 #include "testsuite/unit/srv_fixture.h"
 
 TestSuite(srv_break, .init = srv_fx_setup, .fini = srv_fx_teardown,
@@ -222,6 +223,7 @@ Test(srv_break, Z2_write_watchpoint_stops_after_the_write)
 	char want[64];
 	const char *r;
 
+	debugregs_skip_unless_they_trap();
 	srv_fx_start("marker", NULL);
 	cr_assert_str_eq(srv_fx_reqf("Z2,%llx,4", (unsigned long long) counter), "OK");
 	r = srv_fx_req("vCont;c");
@@ -237,10 +239,13 @@ Test(srv_break, Z2_write_watchpoint_stops_after_the_write)
 Test(srv_break, Z1_hardware_breakpoint_stops_at_it)
 {
 	uint64_t marker = srv_fx_sym("marker");
-	pid_t pid = srv_fx_start("marker", NULL);
-	uint8_t orig = srv_fx_raw_byte(pid, marker);
+	pid_t pid;
+	uint8_t orig;
 	const char *r;
 
+	debugregs_skip_unless_they_trap();
+	pid = srv_fx_start("marker", NULL);
+	orig = srv_fx_raw_byte(pid, marker);
 	srv_fx_supported("hwbreak+;swbreak+");
 	cr_assert_str_eq(srv_fx_reqf("Z1,%llx,1", (unsigned long long) marker), "OK");
 	/* No int3: the debug registers do it.  */

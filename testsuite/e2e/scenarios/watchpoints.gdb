@@ -1,5 +1,6 @@
 # watch, rwatch and awatch on a global (continue to each trigger), and a
 # watchpoint on a local that ends with its scope.
+# requires: debugregs
 # program: watch
 # expect: ^Hardware watchpoint 2: counter\n\nOld value = 0\nNew value = 1\n
 # expect: ^Hardware watchpoint 2: counter\n\nOld value = 1\nNew value = 2\n
