@@ -165,3 +165,14 @@ demo: ptstub$(EXEEXT) testsuite/programs/bin/demo$(EXEEXT)
 tally:
 	@$(PYTHON3) $(srcdir)/testsuite/tally.py $(TEST_LOGS:.log=.trs)
 .PHONY: demo clean-e2e tally check-e2e
+
+# `make check-sanitize`: unit tests and the emulator's oracle under
+# AddressSanitizer and UBSan, in testsuite/sanitize/ (a build of its own).
+EXTRA_DIST += testsuite/check-sanitize.sh
+check-sanitize:
+	@$(SHELL) $(srcdir)/testsuite/check-sanitize.sh '$(abs_top_srcdir)' \
+		'$(abs_top_builddir)/testsuite/sanitize'
+clean-local: clean-sanitize
+clean-sanitize:
+	-rm -rf testsuite/sanitize
+.PHONY: check-sanitize clean-sanitize

@@ -22,12 +22,13 @@ uint64_t emu_signal_mask(const char *status, const char *name)
 bool emu_signal_caught(pid_t tid, int sig)
 {
 	char path[64], text[4096];
-	uint64_t bit = 1ull << (sig - 1);
+	uint64_t bit;
 	size_t n;
 	FILE *file;
 
 	if (sig <= 0 || sig > 64)
 		return false;
+	bit = 1ull << (sig - 1);
 	snprintf(path, sizeof(path), "/proc/%d/status", (int) tid);
 	file = fopen(path, "re");
 	if (!file)

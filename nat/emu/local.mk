@@ -25,6 +25,10 @@ EMU_LIBS = nat/emu/libpsemu.a testsuite/emu/libemunat.a \
 # The oracle corpus (testsuite/emu/progs) and the driver shared by the
 # oracle, the engine's unit tests and the benchmark.
 EMU_PROG_CFLAGS = -O2 -g -fno-omit-frame-pointer -mno-red-zone
+# Inferiors take no flags from the tree's configuration: a sanitized
+# build (make check-sanitize) must trace the same programs.
+testsuite/emu/progs/%: CFLAGS =
+testsuite/emu/progs/%: CXXFLAGS =
 check_PROGRAMS += testsuite/emu/progs/recursion testsuite/emu/progs/loops \
 	testsuite/emu/progs/indirect testsuite/emu/progs/libcalls \
 	testsuite/emu/progs/signals testsuite/emu/progs/longjmp \

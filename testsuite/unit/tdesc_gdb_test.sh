@@ -7,7 +7,7 @@
 # remote-registers).
 : "${GDB:=gdb}"
 : "${top_builddir:=.}"
-print="$top_builddir/testsuite/unit/progs/regs_tdesc_print"
+print="$top_builddir/testsuite/unit/tdesc_print"
 features="${GDB_FEATURES:-/work/gdbsrc/gdb-13.1/gdb/features/i386}"
 
 command -v "$GDB" >/dev/null 2>&1 || { echo "SKIP: no gdb"; exit 77; }

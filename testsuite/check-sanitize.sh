@@ -1,0 +1,38 @@
+#!/bin/sh
+# make check-sanitize: the criterion unit tests and the emulator's oracle
+# built with -fsanitize=address,undefined, in a tree of their own (an
+# in-tree configured source folder cannot host a second build).  The
+# inferiors keep their fixed flags, so the same programs are traced.
+#   check-sanitize.sh SRCDIR OUTDIR
+set -eu
+src=$1
+out=$2
+flags="-g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined
+  -fno-sanitize-recover=undefined"
+
+if ! git -C "$src" rev-parse --git-dir >/dev/null 2>&1; then
+	echo "check-sanitize: $src is not a git checkout (it copies the" \
+	     "tracked files)" >&2
+	exit 2
+fi
+rm -rf "$out"
+mkdir -p "$out/src" "$out/build"
+# The tracked files as they are in the work tree, changes included.
+(cd "$src" && git ls-files -z | tar --null -T - -cf -) | tar -x -C "$out/src"
+(cd "$out/src" && autoreconf -fi >/dev/null 2>&1)
+cd "$out/build"
+../src/configure -q CFLAGS="$flags" CXXFLAGS="$flags"
+make -s -j"$(nproc)"
+
+# The unit tests and the oracle, as TESTS names them.
+tests=$(sed -n '/^TESTS = /,/^$/p' Makefile | tr -d '\\' | tr ' \t' '\n\n' |
+	sed -n 's/\$(EXEEXT)$//p' |
+	grep -E '^testsuite/(unit/.*_test|emu/emu_oracle_test)$' | tr '\n' ' ')
+rc=0
+make -s -j"$(nproc)" check TESTS="$tests" \
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	>check.out 2>&1 || rc=$?
+grep -E '^(FAIL|ERROR|XPASS):' check.out || true
+python3 ../src/testsuite/tally.py $(for t in $tests; do echo "$t.trs"; done) |
+	sed 's/^check:/check-sanitize:/'
+exit $rc
