@@ -65,6 +65,9 @@ testsuite_btrace_libbtcorpus_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) \
 check_PROGRAMS += testsuite/btrace/bt_prog
 testsuite_btrace_bt_prog_SOURCES = testsuite/btrace/bt_prog.c
 testsuite_btrace_bt_prog_CFLAGS = -g -fno-inline
+# The traced inferiors take no flags from the tree's configuration, so a
+# sanitized build (make check-sanitize) records the same code.
+testsuite/btrace/bt_prog testsuite/btrace/bt_asm: CFLAGS =
 
 check_PROGRAMS += testsuite/btrace/bt_asm
 testsuite_btrace_bt_asm_SOURCES = testsuite/btrace/bt_asm.c
