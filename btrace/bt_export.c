@@ -9,10 +9,9 @@
 /* The name GDB would print for SEG's function; BUF holds it if need be,
    so each caller passes its own.  */
 static const char *bt_export_name(const struct bt_ftrace *ft,
-				  const struct bt_seg *seg, char *buf,
-				  size_t size)
+				  uint32_t seg, char *buf, size_t size)
 {
-	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	const struct bt_func_key *key = bt_seg_func(ft, seg);
 
 	if (key->sym)
 		return key->sym;
@@ -31,14 +30,13 @@ static int bt_stack_cmp(const void *a, const void *b)
 }
 
 /* "outer;...;inner" for SEG, following the up links.  */
-static char *bt_stack_text(const struct bt_ftrace *ft, const struct bt_seg *seg)
+static char *bt_stack_text(const struct bt_ftrace *ft, uint32_t seg)
 {
-	const struct bt_seg *chain[256];
+	uint32_t chain[256];
 	size_t n = 0, len = 0;
 	char *text, *at;
 
-	for (const struct bt_seg *s = seg; s && n < 256;
-	     s = bt_ftrace_seg(ft, s->up))
+	for (uint32_t s = seg; s && n < 256; s = bt_seg_up(ft, s))
 		chain[n++] = s;
 	char buf[1024];
 
@@ -69,14 +67,14 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
 
 	if (!out || !ft)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
-	stacks = calloc(ft->nsegs ? ft->nsegs : 1, sizeof(*stacks));
+	stacks = calloc(bt_nsegs(ft) ? bt_nsegs(ft) : 1, sizeof(*stacks));
 	if (!stacks)
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 
-	for (size_t i = 0; i < ft->nsegs; ++i) {
-		if (ft->segs[i].errcode || !bt_seg_ninsn(ft, &ft->segs[i]))
+	for (uint32_t i = 1; i <= bt_nsegs(ft); ++i) {
+		if (!bt_seg_ninsn(ft, i))
 			continue;
-		stacks[n].text = bt_stack_text(ft, &ft->segs[i]);
+		stacks[n].text = bt_stack_text(ft, i);
 		if (!stacks[n].text) {
 			for (size_t k = 0; k < n; ++k)
 				free(stacks[k].text);
@@ -84,7 +82,7 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
 			return bt_diag_set(diag, bte_nomem, 0, 0,
 					   "out of memory");
 		}
-		stacks[n++].weight = bt_seg_ninsn(ft, &ft->segs[i]);
+		stacks[n++].weight = bt_seg_ninsn(ft, i);
 	}
 
 	/* One line per distinct stack, summed, in a stable order.  */
@@ -134,26 +132,26 @@ int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
 	   reach: one complete event from its first instruction to its last,
 	   so that callees nest inside.  */
 	fputs("{\"traceEvents\": [", out);
-	for (size_t i = 0; i < ft->nsegs; ++i) {
-		const struct bt_seg *seg = &ft->segs[i], *last = seg;
+	for (uint32_t seg = 1; seg <= bt_nsegs(ft); ++seg) {
+		uint32_t last = seg, begin;
+		int errcode = bt_seg_errcode(ft, seg);
 
-		if (seg->prev)
+		if (bt_seg_prev(ft, seg))
 			continue;
-		while (last->next)
-			last = bt_ftrace_seg(ft, last->next);
+		while (bt_seg_next(ft, last))
+			last = bt_seg_next(ft, last);
+		begin = bt_seg_insn_offset(ft, seg);
 		fprintf(out, "%s\n  {\"name\": ", first ? "" : ",");
-		if (seg->errcode)
-			bt_json_name(out, bt_gap_string(ft->format,
-							seg->errcode));
+		if (errcode)
+			bt_json_name(out, bt_gap_string(ft->format, errcode));
 		else
 			bt_json_name(out, bt_export_name(ft, seg, buf,
 							 sizeof(buf)));
 		fprintf(out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %u, "
 			"\"dur\": %u, \"pid\": %d, \"tid\": %d, \"args\": "
-			"{\"segment\": %zu}}", seg->errcode ? "gap" : "function",
-			seg->insn_offset, last->insn_offset
-			+ (last->errcode ? 1 : bt_seg_ninsn(ft, last)) - seg->insn_offset,
-			pid, tid, i + 1);
+			"{\"segment\": %u}}", errcode ? "gap" : "function",
+			begin, bt_seg_insn_offset(ft, last)
+			+ bt_seg_nnum(ft, last) - begin, pid, tid, seg);
 		first = 0;
 	}
 	fputs(first ? "],\n \"displayTimeUnit\": \"ns\"}\n"

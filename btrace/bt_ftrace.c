@@ -112,97 +112,81 @@ static int bt_lookup_key(struct bt_ftrace *ft, uint64_t pc, uint32_t *index,
 	return 0;
 }
 
-static uint32_t bt_call_num_insn(const struct bt_ftrace *ft,
-				 const struct bt_seg *seg)
+static const char *bt_seg_name(const struct bt_ftrace *ft, uint32_t seg)
 {
-	if (!seg)
-		return 0;
-	return seg->errcode ? 1 : bt_seg_ninsn(ft, seg);
-}
-
-static const char *bt_seg_name(const struct bt_ftrace *ft,
-			       const struct bt_seg *seg)
-{
-	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	const struct bt_func_key *key = bt_seg_func(ft, seg);
 
 	if (key->sym)
 		return key->sym;
 	return key->msym ? key->msym : "??";
 }
 
-static int bt_seg_switched(const struct bt_ftrace *ft, const struct bt_seg *seg,
+static int bt_seg_switched(const struct bt_ftrace *ft, uint32_t seg,
 			   uint32_t key)
 {
-	if (seg->key == key)
+	if (bt_segs_key(&ft->segs, seg) == key)
 		return 0;
-	return bt_func_key_switched(bt_seg_key(ft, seg), &ft->keys[key]);
+	return bt_func_key_switched(bt_seg_func(ft, seg), &ft->keys[key]);
 }
 
 /* GDB's ftrace_new_function: a segment at the end, on its
-   predecessor's level.  Invalidates segment pointers.  */
+   predecessor's level.  */
 static int bt_new_function(struct bt_ftrace *ft, uint32_t key, uint32_t *out)
 {
-	struct bt_seg *seg;
+	uint32_t number;
 	int errcode;
 
-	errcode = bt_grow((void **) &ft->segs, &ft->segs_cap, ft->nsegs,
-			  sizeof(*ft->segs));
+	errcode = bt_segs_append(&ft->segs);
 	if (errcode < 0)
 		return errcode;
-
-	seg = &ft->segs[ft->nsegs];
-	memset(seg, 0, sizeof(*seg));
-	seg->key = key;
-	seg->block_begin = (uint32_t) ft->nblocks;
-	if (ft->nsegs == 0)
-		seg->insn_offset = 1;
-	else {
-		const struct bt_seg *prev = &ft->segs[ft->nsegs - 1];
-
-		seg->level = prev->level;
-		seg->insn_offset = prev->insn_offset +
-			bt_call_num_insn(ft, prev);
-	}
-	ft->nsegs += 1;
-	ft->last_ninsn = 0;
-	*out = (uint32_t) ft->nsegs;
+	number = bt_nsegs(ft);
+	bt_segs_set_key(&ft->segs, number, key);
+	if (number > 1)
+		bt_segs_set_level(&ft->segs, number,
+				  bt_seg_level(ft, number - 1));
+	*out = number;
 	return 0;
 }
 
-static int bt_new_call(struct bt_ftrace *ft, uint32_t key, uint8_t flags,
+static int bt_new_call(struct bt_ftrace *ft, uint32_t key, unsigned int flags,
 		       uint32_t *out)
 {
-	uint32_t caller = (uint32_t) ft->nsegs;
-	struct bt_seg *seg;
+	uint32_t caller = bt_nsegs(ft);
 	int errcode;
 
 	errcode = bt_new_function(ft, key, out);
 	if (errcode < 0)
 		return errcode;
-	seg = bt_ftrace_seg(ft, *out);
-	seg->up = caller;
-	seg->level += 1;
-	seg->flags |= flags;
+	bt_segs_set_up(&ft->segs, *out, caller);
+	bt_segs_set_level(&ft->segs, *out, bt_seg_level(ft, *out) + 1);
+	bt_seg_set_flags(ft, *out, bt_seg_flags(ft, *out) | flags);
 	return 0;
 }
 
 /* The innermost segment up from SEG whose function is KEY.  */
-static struct bt_seg *bt_find_caller(struct bt_ftrace *ft, struct bt_seg *seg,
-				     uint32_t key)
+static uint32_t bt_find_caller(const struct bt_ftrace *ft, uint32_t seg,
+			       uint32_t key)
 {
-	for (; seg; seg = bt_ftrace_seg(ft, seg->up))
+	for (; seg; seg = bt_seg_up(ft, seg))
 		if (!bt_seg_switched(ft, seg, key))
 			break;
 	return seg;
 }
 
-/* The innermost segment up from SEG that ends in a call.  */
-static struct bt_seg *bt_find_call(struct bt_ftrace *ft, struct bt_seg *seg)
+static unsigned int bt_seg_last_iclass(const struct bt_ftrace *ft,
+				       uint32_t seg)
 {
-	for (; seg; seg = bt_ftrace_seg(ft, seg->up)) {
-		if (seg->errcode || !bt_seg_ninsn(ft, seg))
+	return bt_segs_bits(&ft->segs, seg, bt_segs_iclass_shift,
+			    bt_segs_iclass_mask);
+}
+
+/* The innermost segment up from SEG that ends in a call.  */
+static uint32_t bt_find_call(const struct bt_ftrace *ft, uint32_t seg)
+{
+	for (; seg; seg = bt_seg_up(ft, seg)) {
+		if (!bt_seg_ninsn(ft, seg))
 			continue;
-		if (seg->last_iclass == btic_call)
+		if (bt_seg_last_iclass(ft, seg) == btic_call)
 			break;
 	}
 	return seg;
@@ -210,66 +194,62 @@ static struct bt_seg *bt_find_call(struct bt_ftrace *ft, struct bt_seg *seg)
 
 static int bt_new_return(struct bt_ftrace *ft, uint32_t key, uint32_t *out)
 {
-	struct bt_seg *seg, *prev, *caller;
+	uint32_t seg, prev, caller;
 	int errcode;
 
 	errcode = bt_new_function(ft, key, out);
 	if (errcode < 0)
 		return errcode;
-	seg = bt_ftrace_seg(ft, *out);
-	prev = bt_ftrace_seg(ft, *out - 1);
+	seg = *out;
+	prev = seg - 1;
 
 	/* Start at PREV's caller, or a recursive PREV would find itself.  */
-	caller = bt_find_caller(ft, bt_ftrace_seg(ft, prev->up), key);
+	caller = bt_find_caller(ft, bt_seg_up(ft, prev), key);
 	if (caller) {
-		caller->next = *out;
-		seg->prev = bt_seg_number(ft, caller);
-		seg->level = caller->level;
-		seg->up = caller->up;
-		seg->flags = caller->flags;
+		bt_segs_set_next(&ft->segs, caller, seg);
+		bt_segs_set_prev(&ft->segs, seg, caller);
+		bt_segs_set_level(&ft->segs, seg, bt_seg_level(ft, caller));
+		bt_segs_set_up(&ft->segs, seg, bt_seg_up(ft, caller));
+		bt_seg_set_flags(ft, seg, bt_seg_flags(ft, caller));
 		return 0;
 	}
 
 	/* The call is not in the trace, or we returned elsewhere.  */
-	caller = bt_find_call(ft, bt_ftrace_seg(ft, prev->up));
+	caller = bt_find_call(ft, bt_seg_up(ft, prev));
 	if (!caller) {
 		/* No call at all: give the topmost function a new caller
 		   (this also covers a series of initial tail calls).  */
-		while (prev->up)
-			prev = bt_ftrace_seg(ft, prev->up);
-		seg->level = prev->level - 1;
+		while (bt_seg_up(ft, prev))
+			prev = bt_seg_up(ft, prev);
+		bt_segs_set_level(&ft->segs, seg, bt_seg_level(ft, prev) - 1);
 		bt_ftrace_set_caller(ft, prev, seg, btff_up_links_to_ret);
 	} else {
 		/* A call we should have returned to but did not: start a new
 		   back trace from PREV's level (think of context switches).  */
-		seg->level = prev->level - 1;
-		prev->up = *out;
-		prev->flags = btff_up_links_to_ret;
+		bt_segs_set_level(&ft->segs, seg, bt_seg_level(ft, prev) - 1);
+		bt_segs_set_up(&ft->segs, prev, seg);
+		bt_seg_set_flags(ft, prev, btff_up_links_to_ret);
 	}
 	return 0;
 }
 
 static int bt_new_switch(struct bt_ftrace *ft, uint32_t key, uint32_t *out)
 {
-	struct bt_seg *seg, *prev;
 	int errcode;
 
 	/* Unexplained: keep the call stack, the best guess there is.  */
 	errcode = bt_new_function(ft, key, out);
 	if (errcode < 0)
 		return errcode;
-	seg = bt_ftrace_seg(ft, *out);
-	prev = bt_ftrace_seg(ft, *out - 1);
-	seg->up = prev->up;
-	seg->flags = prev->flags;
+	bt_segs_set_up(&ft->segs, *out, bt_seg_up(ft, *out - 1));
+	bt_seg_set_flags(ft, *out, bt_seg_flags(ft, *out - 1));
 	return 0;
 }
 
 int bt_ftrace_add_gap(struct bt_ftrace *ft, int errcode)
 {
 	struct bt_func_key none = { NULL, NULL, NULL };
-	uint32_t number, key;
-	struct bt_seg *seg = NULL;
+	uint32_t number, key, last = bt_nsegs(ft);
 	int status;
 
 	status = bt_key_intern(ft, &none, &key);
@@ -277,39 +257,26 @@ int bt_ftrace_add_gap(struct bt_ftrace *ft, int errcode)
 		return status;
 
 	/* Take over the last segment if it is still empty.  */
-	if (ft->nsegs) {
-		seg = &ft->segs[ft->nsegs - 1];
-		if (seg->errcode || ft->last_ninsn)
-			seg = NULL;
-	}
-	if (seg)
-		number = (uint32_t) ft->nsegs;
-	else {
+	if (!last || bt_seg_is_gap(ft, last) || bt_seg_nnum(ft, last)) {
 		status = bt_new_function(ft, key, &number);
 		if (status < 0)
 			return status;
-		seg = bt_ftrace_seg(ft, number);
 	}
-	seg->errcode = (int8_t) errcode;
-
-	status = bt_grow((void **) &ft->gaps, &ft->gaps_cap, ft->ngaps,
-			 sizeof(*ft->gaps));
-	if (status < 0)
-		return status;
-	ft->gaps[ft->ngaps++] = number;
-	return 0;
+	return bt_segs_make_gap(&ft->segs, errcode);
 }
 
 /* The length of the last segment's last instruction, decoded if need be.  */
-static int bt_last_size(struct bt_ftrace *ft, struct bt_seg *seg)
+static int bt_last_size(struct bt_ftrace *ft, uint32_t seg)
 {
-	int size;
+	int size = (int) bt_segs_bits(&ft->segs, seg, bt_segs_size_shift,
+				      bt_segs_size_mask);
 
-	if (seg->last_size)
-		return seg->last_size;
+	if (size)
+		return size;
 	size = bt_image_insn_decode(ft->image, ft->last_ip, NULL);
-	if (size > 0)
-		seg->last_size = (uint8_t) size;
+	if (size > 0 && size <= (int) bt_segs_size_mask)
+		bt_segs_set_bits(&ft->segs, seg, bt_segs_size_shift,
+				 bt_segs_size_mask, (unsigned int) size);
 	return size;
 }
 
@@ -318,19 +285,16 @@ static int bt_last_size(struct bt_ftrace *ft, struct bt_seg *seg)
 static int bt_update_function(struct bt_ftrace *ft, uint64_t pc, uint32_t key,
 			      uint32_t *out)
 {
-	struct bt_seg *seg;
+	uint32_t seg = bt_nsegs(ft);
 	const char *name;
 
-	if (!ft->nsegs)
-		return bt_new_function(ft, key, out);
-	seg = &ft->segs[ft->nsegs - 1];
-	if (seg->errcode)
+	if (!seg || bt_seg_is_gap(ft, seg))
 		return bt_new_function(ft, key, out);
 
-	if (ft->last_ninsn) {
+	if (bt_seg_nnum(ft, seg)) {
 		uint64_t last_ip = ft->last_ip, start;
 
-		switch (seg->last_iclass) {
+		switch (bt_seg_last_iclass(ft, seg)) {
 		case btic_return:
 			/* _dl_runtime_resolve "returns" into the resolved
 			   function: that is a tail call.  */
@@ -358,7 +322,7 @@ static int bt_update_function(struct bt_ftrace *ft, uint64_t pc, uint32_t key,
 			/* Some _Unwind_ functions "return" by a jump.  */
 			name = bt_seg_name(ft, seg);
 			if (strncmp(name, "_Unwind_", 8) == 0 &&
-			    bt_find_caller(ft, bt_ftrace_seg(ft, seg->up), key))
+			    bt_find_caller(ft, bt_seg_up(ft, seg), key))
 				return bt_new_return(ft, key, out);
 
 			if (start == 0 && bt_seg_switched(ft, seg, key))
@@ -375,88 +339,63 @@ static int bt_update_function(struct bt_ftrace *ft, uint64_t pc, uint32_t key,
 	if (bt_seg_switched(ft, seg, key))
 		return bt_new_switch(ft, key, out);
 
-	*out = (uint32_t) ft->nsegs;
+	*out = seg;
 	return 0;
 }
 
-/* The index of HI in the table of high halves, added if there is room;
-   else 0 (a marker block then sets HI).  */
-static uint8_t bt_hi_index(struct bt_ftrace *ft, uint32_t hi)
-{
-	for (uint32_t i = 0; i < ft->nhis; ++i)
-		if (ft->his[i] == hi)
-			return (uint8_t) i;
-	if (ft->nhis < sizeof(ft->his) / sizeof(ft->his[0])) {
-		ft->his[ft->nhis] = hi;
-		return (uint8_t) ft->nhis++;
-	}
-	return 0;
-}
-
-static int bt_push_raw(struct bt_ftrace *ft, uint32_t ip_lo, uint32_t ninsn,
-		       uint32_t end_off)
-{
-	struct bt_block *b;
-	int errcode;
-
-	errcode = bt_grow((void **) &ft->blocks, &ft->blocks_cap, ft->nblocks,
-			  sizeof(*ft->blocks));
-	if (errcode < 0)
-		return errcode;
-	b = &ft->blocks[ft->nblocks++];
-	b->ip_lo = ip_lo;
-	b->ninsn = (uint16_t) ninsn;
-	b->end_off = (uint16_t) end_off;
-	return 0;
-}
+/* The longest block a segment stores: its count is a byte.  */
+enum { bt_block_max = UINT8_MAX };
 
 static int bt_push_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 			 uint32_t ninsn, enum bt_insn_class iclass,
 			 unsigned int last_size)
 {
-	struct bt_seg *seg = &ft->segs[ft->nsegs - 1];
-	uint32_t hi = (uint32_t) (ip >> 32);
-	int errcode;
+	uint32_t seg = bt_nsegs(ft), hi = (uint32_t) (ip >> 32);
+	int errcode, index;
 
-	if (!ft->last_ninsn) {
-		seg->hi = bt_hi_index(ft, hi);
-		ft->cur_hi = ft->his[seg->hi];
+	if (!bt_seg_nnum(ft, seg)) {
+		/* Past the table's size, a marker block sets the half.  */
+		index = bt_segs_hi_index(&ft->segs, hi);
+		if (index < 0)
+			index = 0;
+		bt_segs_set_bits(&ft->segs, seg, bt_segs_hi_shift,
+				 bt_segs_hi_mask, (unsigned int) index);
+		ft->cur_hi = ft->segs.his[index];
 	}
 	if (hi != ft->cur_hi) {
 		/* Rare: the segment's code crosses a 4 GiB boundary, or
 		   the table of high halves is full.  */
-		errcode = bt_push_raw(ft, hi, 0, 0);
+		errcode = bt_segs_push_block(&ft->segs, hi, 0);
 		if (errcode < 0)
 			return errcode;
 		ft->cur_hi = hi;
 	}
-	errcode = bt_push_raw(ft, (uint32_t) ip, ninsn,
-			      (uint32_t) (end_ip - ip));
+	errcode = bt_segs_push_block(&ft->segs, (uint32_t) ip, ninsn);
 	if (errcode < 0)
 		return errcode;
 
-	seg = &ft->segs[ft->nsegs - 1];
-	ft->last_ninsn += ninsn;
-	seg->last_iclass = (uint8_t) iclass;
-	seg->last_size = last_size <= 15 ? (uint8_t) last_size : 0;
+	bt_segs_set_bits(&ft->segs, seg, bt_segs_iclass_shift,
+			 bt_segs_iclass_mask, iclass);
+	bt_segs_set_bits(&ft->segs, seg, bt_segs_size_shift, bt_segs_size_mask,
+			 last_size <= bt_segs_size_mask ? last_size : 0);
 	ft->last_ip = end_ip;
-	if (ft->track_level && seg->level < ft->min_level)
-		ft->min_level = seg->level;
+	if (ft->track_level && bt_seg_level(ft, seg) < ft->min_level)
+		ft->min_level = bt_seg_level(ft, seg);
 	return 0;
 }
 
 /* Append a block to the last segment, cutting it where it would not fit
-   the compact encoding (more than 64 KiB of code or instructions).  */
+   the compact encoding (more than bt_block_max instructions).  */
 static int bt_append_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 			   uint32_t ninsn, enum bt_insn_class iclass,
 			   unsigned int last_size)
 {
-	while (end_ip - ip > UINT16_MAX || ninsn > UINT16_MAX) {
+	while (ninsn > bt_block_max) {
 		uint64_t at = ip, last = ip;
 		uint32_t n = 0;
 		int errcode;
 
-		for (;;) {
+		while (n < bt_block_max) {
 			int size = bt_image_insn_length(ft->image, at);
 
 			if (size <= 0)
@@ -464,10 +403,8 @@ static int bt_append_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 			last = at;
 			at += (unsigned int) size;
 			n += 1;
-			if (n == UINT16_MAX || at - ip > UINT16_MAX)
-				break;
 		}
-		if (n >= ninsn || at > end_ip)
+		if (at > end_ip)
 			return -bte_decode;
 
 		errcode = bt_push_block(ft, ip, last, n, btic_other,
@@ -530,29 +467,17 @@ int bt_ftrace_add_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 }
 
 /* Give back what doubling reserved: the arrays no longer grow.  */
-static void bt_shrink(void **array, size_t *cap, size_t count, size_t size)
-{
-	void *exact;
-
-	if (!count || count == *cap)
-		return;
-	exact = realloc(*array, count * size);
-	if (exact) {
-		*array = exact;
-		*cap = count;
-	}
-}
-
 static void bt_ftrace_shrink(struct bt_ftrace *ft)
 {
-	bt_shrink((void **) &ft->blocks, &ft->blocks_cap, ft->nblocks,
-		  sizeof(*ft->blocks));
-	bt_shrink((void **) &ft->segs, &ft->segs_cap, ft->nsegs,
-		  sizeof(*ft->segs));
-	bt_shrink((void **) &ft->gaps, &ft->gaps_cap, ft->ngaps,
-		  sizeof(*ft->gaps));
-	bt_shrink((void **) &ft->keys, &ft->keys_cap, ft->nkeys,
-		  sizeof(*ft->keys));
+	bt_segs_shrink(&ft->segs);
+	if (ft->nkeys && ft->nkeys < ft->keys_cap) {
+		void *exact = realloc(ft->keys, ft->nkeys * sizeof(*ft->keys));
+
+		if (exact) {
+			ft->keys = exact;
+			ft->keys_cap = ft->nkeys;
+		}
+	}
 }
 
 int bt_ftrace_build(struct bt_ftrace **pft, const struct bt_bundle *bundle,
@@ -575,6 +500,7 @@ int bt_ftrace_build_progress(struct bt_ftrace **pft,
 	ft = calloc(1, sizeof(*ft));
 	if (!ft)
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	bt_segs_init(&ft->segs);
 	ft->format = bundle->format;
 	ft->image = image;
 	ft->min_level = INT_MAX;
@@ -595,15 +521,17 @@ int bt_ftrace_build_progress(struct bt_ftrace **pft,
 				      (int) bundle->format);
 		break;
 	}
+	if (errcode >= 0 && ft->segs.ngaps)
+		bt_ftrace_bridge_gaps(ft);
+	else if (errcode >= 0)
+		ft->level = bt_nsegs(ft) ? -ft->min_level : 0;
+	/* A wide value the escape table could not take is a lost trace.  */
+	if (errcode >= 0 && ft->segs.error < 0)
+		errcode = bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	if (errcode < 0) {
 		bt_ftrace_free(ft);
 		return errcode;
 	}
-
-	if (ft->ngaps)
-		bt_ftrace_bridge_gaps(ft);
-	else
-		ft->level = ft->nsegs ? -ft->min_level : 0;
 
 	bt_ftrace_shrink(ft);
 	*pft = ft;
@@ -614,46 +542,42 @@ void bt_ftrace_free(struct bt_ftrace *ft)
 {
 	if (!ft)
 		return;
-	free(ft->blocks);
-	free(ft->segs);
+	bt_segs_fini(&ft->segs);
 	free(ft->keys);
 	free(ft->key_hash);
-	free(ft->gaps);
 	free(ft);
 }
 
 size_t bt_ftrace_nfunctions(const struct bt_ftrace *ft)
 {
-	return ft ? ft->nsegs : 0;
+	return ft ? ft->segs.count : 0;
 }
 
 int bt_ftrace_function(const struct bt_ftrace *ft, uint32_t number,
 		       struct bt_function *out)
 {
-	const struct bt_seg *seg;
 	const struct bt_func_key *key;
 
 	if (!ft || !out)
 		return -bte_invalid;
-	seg = bt_ftrace_seg(ft, number);
-	if (!seg)
+	if (!number || !bt_seg_valid(ft, number))
 		return -bte_range;
-	key = bt_seg_key(ft, seg);
+	key = bt_seg_func(ft, number);
 
 	out->number = number;
-	out->insn_offset = seg->insn_offset;
-	out->ninsn = bt_seg_ninsn(ft, seg);
-	out->up = seg->up;
-	out->prev = seg->prev;
-	out->next = seg->next;
-	out->level = seg->level;
-	out->flags = seg->flags;
-	out->errcode = seg->errcode;
+	out->insn_offset = bt_seg_insn_offset(ft, number);
+	out->ninsn = bt_seg_ninsn(ft, number);
+	out->up = bt_seg_up(ft, number);
+	out->prev = bt_seg_prev(ft, number);
+	out->next = bt_seg_next(ft, number);
+	out->level = bt_seg_level(ft, number);
+	out->flags = bt_seg_flags(ft, number);
+	out->errcode = bt_seg_errcode(ft, number);
 	out->msym = key->msym;
 	out->sym = key->sym;
 	out->file = key->file;
-	out->block_begin = seg->block_begin;
-	out->nblocks = bt_seg_nblocks(ft, seg);
+	out->block_begin = bt_segs_first_block(&ft->segs, number);
+	out->nblocks = bt_segs_nblocks(&ft->segs, number);
 	return 0;
 }
 
@@ -664,7 +588,7 @@ int bt_ftrace_level(const struct bt_ftrace *ft)
 
 uint32_t bt_ftrace_ngaps(const struct bt_ftrace *ft)
 {
-	return ft ? (uint32_t) ft->ngaps : 0;
+	return ft ? (uint32_t) ft->segs.ngaps : 0;
 }
 
 enum bt_format bt_ftrace_format(const struct bt_ftrace *ft)
@@ -676,47 +600,42 @@ size_t bt_ftrace_memory(const struct bt_ftrace *ft)
 {
 	if (!ft)
 		return 0;
-	return ft->blocks_cap * sizeof(*ft->blocks)
-		+ ft->segs_cap * sizeof(*ft->segs)
+	return bt_segs_memory(&ft->segs)
 		+ ft->keys_cap * sizeof(*ft->keys)
-		+ ft->key_hash_size * sizeof(*ft->key_hash)
-		+ ft->gaps_cap * sizeof(*ft->gaps);
+		+ ft->key_hash_size * sizeof(*ft->key_hash);
 }
 
 int bt_ftrace_for_each_insn(const struct bt_ftrace *ft, uint32_t number,
 			    int (*fn)(uint64_t ip, void *ctx), void *ctx)
 {
-	const struct bt_seg *seg;
-	uint32_t hi, nblocks;
+	const struct bt_segs *segs;
+	uint32_t hi, nblocks, first;
 
 	if (!ft || !fn)
 		return -bte_invalid;
-	seg = bt_ftrace_seg(ft, number);
-	if (!seg)
+	if (!number || !bt_seg_valid(ft, number))
 		return -bte_range;
 
-	hi = ft->his[seg->hi];
-	nblocks = bt_seg_nblocks(ft, seg);
-	for (uint32_t i = 0; i < nblocks; ++i) {
-		const struct bt_block *b = &ft->blocks[seg->block_begin + i];
-		uint64_t ip = ((uint64_t) hi << 32) | b->ip_lo;
-		uint64_t end_ip = ip + b->end_off;
+	segs = &ft->segs;
+	hi = segs->his[bt_segs_bits(segs, number, bt_segs_hi_shift,
+				    bt_segs_hi_mask)];
+	nblocks = bt_segs_nblocks(segs, number);
+	first = bt_segs_first_block(segs, number);
+	for (uint32_t i = first; i < first + nblocks; ++i) {
+		uint32_t ninsn = segs->block_ninsn[i];
+		uint64_t ip = ((uint64_t) hi << 32) | segs->block_ip[i];
 
-		if (!b->ninsn) {
-			hi = b->ip_lo;
+		if (!ninsn) {
+			hi = segs->block_ip[i];
 			continue;
 		}
-		for (uint32_t k = 0; k < b->ninsn; ++k) {
+		for (uint32_t k = 0; k < ninsn; ++k) {
 			int status, size;
 
-			/* Blocks are contiguous: the walk must end exactly at
-			   the block's last instruction.  */
-			if (k + 1 == b->ninsn && ip != end_ip)
-				return -bte_decode;
 			status = fn(ip, ctx);
 			if (status)
 				return status;
-			if (k + 1 == b->ninsn)
+			if (k + 1 == ninsn)
 				break;
 			size = bt_image_insn_length(ft->image, ip);
 			if (size <= 0)
@@ -730,26 +649,27 @@ int bt_ftrace_for_each_insn(const struct bt_ftrace *ft, uint32_t number,
 int bt_ftrace_counts(const struct bt_ftrace *ft, uint32_t *insns,
 		     uint32_t *functions, uint32_t *gaps)
 {
-	const struct bt_seg *last;
-	uint32_t n = 0, calls = 0;
+	uint32_t n = 0, calls = 0, last;
 
 	if (!ft)
 		return -bte_invalid;
 
-	if (ft->nsegs) {
-		last = &ft->segs[ft->nsegs - 1];
+	last = bt_nsegs(ft);
+	if (last) {
+		int gap = bt_seg_is_gap(ft, last);
+		uint32_t ninsn = bt_seg_ninsn(ft, last);
+
 		/* The current instruction ends the trace but is not part of
 		   it; a last segment holding only it does not count.  */
-		if (ft->nsegs == 1)
+		if (last == 1)
 			calls = 1;
-		else if (!last->errcode && ft->last_ninsn == 1)
-			calls = (uint32_t) ft->nsegs - 1;
+		else if (!gap && ninsn == 1)
+			calls = last - 1;
 		else
-			calls = (uint32_t) ft->nsegs;
+			calls = last;
 
-		n = last->insn_offset + (ft->last_ninsn ? ft->last_ninsn - 1
-					 : 0);
-		if (!last->errcode)
+		n = bt_seg_insn_offset(ft, last) + (ninsn ? ninsn - 1 : 0);
+		if (!gap)
 			n -= 1;
 	}
 	if (insns)
@@ -757,6 +677,6 @@ int bt_ftrace_counts(const struct bt_ftrace *ft, uint32_t *insns,
 	if (functions)
 		*functions = calls;
 	if (gaps)
-		*gaps = (uint32_t) ft->ngaps;
+		*gaps = (uint32_t) ft->segs.ngaps;
 	return 0;
 }

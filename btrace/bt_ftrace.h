@@ -1,52 +1,19 @@
-/* Function segments, library-internal side: compact storage and the
-   builder interface the decoders (PT, BTS) feed.  */
+/* Function segments, library-internal side: the trace's state, the
+   builder interface the decoders (PT, BTS) feed, and segment fields by
+   number over the compact storage (bt_segs.h).  */
 #ifndef BT_FTRACE_H
 #define BT_FTRACE_H
 
 #include "btrace/bt_image.h"
-
-/* A block of sequential, contiguous instructions; only the last one may
-   branch.  Eight bytes: the trace is stored as blocks, not instructions,
-   to stay within a few bytes per instruction.  The high half of the
-   address comes from the segment (hi), changed by a marker block of no
-   instructions whose ip_lo holds the new high half.  */
-struct bt_block {
-	uint32_t ip_lo;
-	uint16_t ninsn;           /* 0 for a marker */
-	uint16_t end_off;         /* last insn's ip minus the first's */
-};
-
-/* A function segment in storage (32 bytes); its number is its index plus
-   one.  Its blocks run from block_begin to the next segment's, its
-   instructions from insn_offset to the next segment's (bt_seg_ninsn).  */
-struct bt_seg {
-	uint32_t insn_offset;
-	uint32_t up, prev, next;
-	int32_t level;
-	uint32_t key;             /* index into the key table */
-	uint32_t block_begin;
-	uint8_t flags;            /* enum bt_function_flag */
-	int8_t errcode;           /* libipt's and GDB's codes are small */
-	uint8_t last_iclass : 4;  /* enum bt_insn_class of its last insn */
-	uint8_t last_size : 4;    /* that insn's length, 0 if not known */
-	uint8_t hi;               /* its blocks' high address half: his[hi] */
-};
+#include "btrace/bt_segs.h"
 
 struct bt_ftrace {
 	enum bt_format format;
 	const struct bt_image *image;
 
-	struct bt_block *blocks;
-	size_t nblocks, blocks_cap;
+	struct bt_segs segs;      /* the segments, their blocks and gaps */
 	uint64_t last_ip;         /* the last segment's last instruction */
-	uint32_t last_ninsn;      /* the last segment's instruction count */
 	uint32_t cur_hi;          /* the high half its blocks now use */
-	/* The distinct high address halves segments start with (few: one
-	   or two per object); past 256, a marker block sets it.  */
-	uint32_t his[256];
-	uint32_t nhis;
-	struct bt_seg *segs;
-	size_t nsegs, segs_cap;
 
 	/* Distinct function identities, hashed by their pointers.  */
 	struct bt_func_key *keys;
@@ -59,14 +26,11 @@ struct bt_ftrace {
 	uint32_t cache_key;
 	int cache_valid;
 
-	uint32_t *gaps;           /* numbers of gap segments */
-	size_t ngaps, gaps_cap;
 	int min_level;            /* minimum level seen while decoding */
 	int track_level;          /* whether new instructions count for it */
 	bt_progress_fn *progress; /* or NULL */
 	void *progress_ctx;
 	int level;                /* the normalizing offset */
-	int error;                /* a fatal error (nomem) while building */
 };
 
 /* Add NINSN instructions from IP to END_IP, the last of class ICLASS
@@ -80,56 +44,95 @@ int bt_ftrace_add_gap(struct bt_ftrace *ft, int errcode);
 
 /* Make CALLER the caller of SEG and of all its other parts (its prev and
    next chain), with FLAGS (GDB's ftrace_fixup_caller).  */
-void bt_ftrace_set_caller(struct bt_ftrace *ft, struct bt_seg *seg,
-			  const struct bt_seg *caller, uint8_t flags);
+void bt_ftrace_set_caller(struct bt_ftrace *ft, uint32_t seg, uint32_t caller,
+			  unsigned int flags);
 
 /* After decoding: bridge gaps and normalize levels (bt_ftrace_gaps.c).  */
 void bt_ftrace_finish_levels(struct bt_ftrace *ft);
 void bt_ftrace_bridge_gaps(struct bt_ftrace *ft);
 
-/* Segment NUMBER or NULL (GDB's ftrace_find_call_by_number).  */
-static inline struct bt_seg *bt_ftrace_seg(const struct bt_ftrace *ft,
-					   uint32_t number)
+/* Segments by number (from 1, as GDB numbers them): the number of
+   segments, and each one's fields.  */
+static inline uint32_t bt_nsegs(const struct bt_ftrace *ft)
 {
-	if (number == 0 || number > ft->nsegs)
-		return NULL;
-	return &ft->segs[number - 1];
+	return (uint32_t) ft->segs.count;
+}
+
+/* NUMBER if it names a segment, else 0 (ftrace_find_call_by_number).  */
+static inline uint32_t bt_seg_valid(const struct bt_ftrace *ft,
+				    uint32_t number)
+{
+	return number <= ft->segs.count ? number : 0;
+}
+
+static inline uint32_t bt_seg_up(const struct bt_ftrace *ft, uint32_t seg)
+{
+	return bt_segs_up(&ft->segs, seg);
+}
+
+static inline uint32_t bt_seg_prev(const struct bt_ftrace *ft, uint32_t seg)
+{
+	return bt_segs_prev(&ft->segs, seg);
+}
+
+static inline uint32_t bt_seg_next(const struct bt_ftrace *ft, uint32_t seg)
+{
+	return bt_segs_next(&ft->segs, seg);
+}
+
+static inline int bt_seg_level(const struct bt_ftrace *ft, uint32_t seg)
+{
+	return bt_segs_level(&ft->segs, seg);
+}
+
+static inline unsigned int bt_seg_flags(const struct bt_ftrace *ft,
+					uint32_t seg)
+{
+	return bt_segs_bits(&ft->segs, seg, 0, bt_segs_flags_mask);
+}
+
+static inline void bt_seg_set_flags(struct bt_ftrace *ft, uint32_t seg,
+				    unsigned int flags)
+{
+	bt_segs_set_bits(&ft->segs, seg, 0, bt_segs_flags_mask, flags);
+}
+
+/* The error code of a gap, 0 for a function segment.  */
+static inline int bt_seg_errcode(const struct bt_ftrace *ft, uint32_t seg)
+{
+	return bt_segs_is_gap(&ft->segs, seg) ? bt_segs_errcode(&ft->segs, seg)
+		: 0;
+}
+
+static inline int bt_seg_is_gap(const struct bt_ftrace *ft, uint32_t seg)
+{
+	return bt_segs_is_gap(&ft->segs, seg);
 }
 
 /* The number of instructions of SEG (0 for a gap).  */
-static inline uint32_t bt_seg_ninsn(const struct bt_ftrace *ft,
-				    const struct bt_seg *seg)
+static inline uint32_t bt_seg_ninsn(const struct bt_ftrace *ft, uint32_t seg)
 {
-	size_t i = (size_t) (seg - ft->segs);
-
-	if (seg->errcode)
-		return 0;
-	if (i + 1 < ft->nsegs)
-		return ft->segs[i + 1].insn_offset - seg->insn_offset;
-	return ft->last_ninsn;
+	return bt_segs_is_gap(&ft->segs, seg) ? 0
+		: bt_segs_nnum(&ft->segs, seg);
 }
 
-/* The number of blocks (markers included) of SEG.  */
-static inline uint32_t bt_seg_nblocks(const struct bt_ftrace *ft,
-				      const struct bt_seg *seg)
+/* The instruction numbers SEG takes: a gap counts as one.  */
+static inline uint32_t bt_seg_nnum(const struct bt_ftrace *ft, uint32_t seg)
 {
-	uint32_t number = (uint32_t) (seg - ft->segs) + 1;
-	uint32_t end = number < ft->nsegs ? ft->segs[number].block_begin
-		: (uint32_t) ft->nblocks;
-
-	return end - seg->block_begin;
+	return bt_segs_nnum(&ft->segs, seg);
 }
 
-static inline uint32_t bt_seg_number(const struct bt_ftrace *ft,
-				     const struct bt_seg *seg)
+/* The number of SEG's first instruction.  */
+static inline uint32_t bt_seg_insn_offset(const struct bt_ftrace *ft,
+					  uint32_t seg)
 {
-	return (uint32_t) (seg - ft->segs) + 1;
+	return bt_segs_first_insn(&ft->segs, seg);
 }
 
-static inline const struct bt_func_key *
-bt_seg_key(const struct bt_ftrace *ft, const struct bt_seg *seg)
+static inline const struct bt_func_key *bt_seg_func(const struct bt_ftrace *ft,
+						    uint32_t seg)
 {
-	return &ft->keys[seg->key];
+	return &ft->keys[bt_segs_key(&ft->segs, seg)];
 }
 
 /* A gap's text in the histories, "[...]\n" (GDB's

@@ -8,25 +8,23 @@
 #include <string.h>
 
 /* SEG's caller, skipping tail calls (ftrace_get_caller).  */
-static struct bt_seg *bt_get_caller(const struct bt_ftrace *ft,
-				    struct bt_seg *seg)
+static uint32_t bt_get_caller(const struct bt_ftrace *ft, uint32_t seg)
 {
-	for (; seg; seg = bt_ftrace_seg(ft, seg->up))
-		if (!(seg->flags & btff_up_links_to_tailcall))
-			return bt_ftrace_seg(ft, seg->up);
-	return NULL;
+	for (; seg; seg = bt_seg_up(ft, seg))
+		if (!(bt_seg_flags(ft, seg) & btff_up_links_to_tailcall))
+			return bt_seg_up(ft, seg);
+	return 0;
 }
 
-static int bt_switched(const struct bt_ftrace *ft, const struct bt_seg *a,
-		       const struct bt_seg *b)
+static int bt_switched(const struct bt_ftrace *ft, uint32_t a, uint32_t b)
 {
-	if (a->key == b->key)
+	if (bt_segs_key(&ft->segs, a) == bt_segs_key(&ft->segs, b))
 		return 0;
-	return bt_func_key_switched(bt_seg_key(ft, a), bt_seg_key(ft, b));
+	return bt_func_key_switched(bt_seg_func(ft, a), bt_seg_func(ft, b));
 }
 
-static int bt_match_backtrace(const struct bt_ftrace *ft, struct bt_seg *lhs,
-			      struct bt_seg *rhs)
+static int bt_match_backtrace(const struct bt_ftrace *ft, uint32_t lhs,
+			      uint32_t rhs)
 {
 	int matches;
 
@@ -40,87 +38,79 @@ static int bt_match_backtrace(const struct bt_ftrace *ft, struct bt_seg *lhs,
 }
 
 /* Add ADJUSTMENT to the level of SEG and all later segments.  */
-static void bt_fixup_level(struct bt_ftrace *ft, struct bt_seg *seg,
-			   int adjustment)
+static void bt_fixup_level(struct bt_ftrace *ft, uint32_t seg, int adjustment)
 {
-	if (!adjustment || !seg)
-		return;
-	for (size_t i = bt_seg_number(ft, seg) - 1; i < ft->nsegs; ++i)
-		ft->segs[i].level += adjustment;
+	bt_segs_add_level(&ft->segs, seg, adjustment);
 }
 
-void bt_ftrace_set_caller(struct bt_ftrace *ft, struct bt_seg *seg,
-			  const struct bt_seg *caller, uint8_t flags)
+void bt_ftrace_set_caller(struct bt_ftrace *ft, uint32_t seg, uint32_t caller,
+			  unsigned int flags)
 {
-	uint32_t up = bt_seg_number(ft, caller), prev = seg->prev,
-		 next = seg->next;
+	uint32_t prev = bt_seg_prev(ft, seg), next = bt_seg_next(ft, seg);
 
-	seg->up = up;
-	seg->flags = flags;
-	for (; prev; prev = seg->prev) {
-		seg = bt_ftrace_seg(ft, prev);
-		seg->up = up;
-		seg->flags = flags;
+	bt_segs_set_up(&ft->segs, seg, caller);
+	bt_seg_set_flags(ft, seg, flags);
+	for (; prev; prev = bt_seg_prev(ft, prev)) {
+		bt_segs_set_up(&ft->segs, prev, caller);
+		bt_seg_set_flags(ft, prev, flags);
 	}
-	for (; next; next = seg->next) {
-		seg = bt_ftrace_seg(ft, next);
-		seg->up = up;
-		seg->flags = flags;
+	for (; next; next = bt_seg_next(ft, next)) {
+		bt_segs_set_up(&ft->segs, next, caller);
+		bt_seg_set_flags(ft, next, flags);
 	}
 }
 
 /* Connect PREV and NEXT across a gap (ftrace_connect_bfun).  */
-static void bt_connect(struct bt_ftrace *ft, struct bt_seg *prev,
-		       struct bt_seg *next)
+static void bt_connect(struct bt_ftrace *ft, uint32_t prev, uint32_t next)
 {
-	prev->next = bt_seg_number(ft, next);
-	next->prev = bt_seg_number(ft, prev);
+	uint32_t prev_up, next_up;
 
-	bt_fixup_level(ft, next, prev->level - next->level);
+	bt_segs_set_next(&ft->segs, prev, next);
+	bt_segs_set_prev(&ft->segs, next, prev);
+
+	bt_fixup_level(ft, next,
+		       bt_seg_level(ft, prev) - bt_seg_level(ft, next));
 
 	/* If one runs out of back trace, use the other's.  */
-	if (!prev->up) {
-		uint8_t flags = next->flags;
-		struct bt_seg *caller = bt_ftrace_seg(ft, next->up);
-
-		if (caller)
-			bt_ftrace_set_caller(ft, prev, caller, flags);
-	} else if (!next->up) {
-		uint8_t flags = prev->flags;
-		struct bt_seg *caller = bt_ftrace_seg(ft, prev->up);
-
-		if (caller)
-			bt_ftrace_set_caller(ft, next, caller, flags);
-	} else if (prev->flags & btff_up_links_to_tailcall) {
+	prev_up = bt_seg_up(ft, prev);
+	next_up = bt_seg_up(ft, next);
+	if (!prev_up) {
+		if (next_up)
+			bt_ftrace_set_caller(ft, prev, next_up,
+					     bt_seg_flags(ft, next));
+	} else if (!next_up) {
+		bt_ftrace_set_caller(ft, next, prev_up, bt_seg_flags(ft, prev));
+	} else if (bt_seg_flags(ft, prev) & btff_up_links_to_tailcall) {
 		/* Give NEXT PREV's tail callers; if they end without a real
 		   call, hang NEXT's old caller at their top.  */
-		struct bt_seg *caller = bt_ftrace_seg(ft, next->up);
-		uint8_t next_flags = next->flags, prev_flags = prev->flags;
+		uint32_t caller = next_up;
+		unsigned int next_flags = bt_seg_flags(ft, next);
 
-		prev = bt_ftrace_seg(ft, prev->up);
-		bt_ftrace_set_caller(ft, next, prev, prev_flags);
+		bt_ftrace_set_caller(ft, next, prev_up, bt_seg_flags(ft, prev));
 
-		for (; prev; prev = bt_ftrace_seg(ft, prev->up)) {
-			if (!prev->up) {
+		for (prev = prev_up; prev; prev = bt_seg_up(ft, prev)) {
+			if (!bt_seg_up(ft, prev)) {
 				bt_ftrace_set_caller(ft, prev, caller,
 						     next_flags);
 				/* Only fine because this is the last step of
 				   the walk in bt_connect_backtrace.  */
-				bt_fixup_level(ft, caller, prev->level
-					       - caller->level - 1);
+				bt_fixup_level(ft, caller,
+					       bt_seg_level(ft, prev)
+					       - bt_seg_level(ft, caller) - 1);
 				break;
 			}
-			if (!(prev->flags & btff_up_links_to_tailcall))
+			if (!(bt_seg_flags(ft, prev) &
+			      btff_up_links_to_tailcall))
 				break;
 		}
 	}
 }
 
-static void bt_connect_backtrace(struct bt_ftrace *ft, struct bt_seg *lhs,
-				 struct bt_seg *rhs)
+static void bt_connect_backtrace(struct bt_ftrace *ft, uint32_t lhs,
+				 uint32_t rhs)
 {
 	while (lhs && rhs) {
-		struct bt_seg *prev = lhs, *next = rhs;
+		uint32_t prev = lhs, next = rhs;
 
 		lhs = bt_get_caller(ft, lhs);
 		rhs = bt_get_caller(ft, rhs);
@@ -128,14 +118,14 @@ static void bt_connect_backtrace(struct bt_ftrace *ft, struct bt_seg *lhs,
 	}
 }
 
-static int bt_bridge_gap(struct bt_ftrace *ft, struct bt_seg *lhs,
-			 struct bt_seg *rhs, int min_matches)
+static int bt_bridge_gap(struct bt_ftrace *ft, uint32_t lhs, uint32_t rhs,
+			 int min_matches)
 {
-	struct bt_seg *best_l = NULL, *best_r = NULL, *l, *r;
+	uint32_t best_l = 0, best_r = 0;
 	int best = 0;
 
-	for (l = lhs; l; l = bt_get_caller(ft, l))
-		for (r = rhs; r; r = bt_get_caller(ft, r)) {
+	for (uint32_t l = lhs; l; l = bt_get_caller(ft, l))
+		for (uint32_t r = rhs; r; r = bt_get_caller(ft, r)) {
 			int matches = bt_match_backtrace(ft, l, r);
 
 			if (best < matches) {
@@ -149,35 +139,35 @@ static int bt_bridge_gap(struct bt_ftrace *ft, struct bt_seg *lhs,
 
 	/* Level RHS and what follows to BEST_L now; connecting BEST_L to
 	   BEST_R then finds them on the same level.  */
-	bt_fixup_level(ft, rhs, best_l->level - best_r->level);
+	bt_fixup_level(ft, rhs, bt_seg_level(ft, best_l)
+		       - bt_seg_level(ft, best_r));
 	bt_connect_backtrace(ft, best_l, best_r);
 	return best;
 }
 
 void bt_ftrace_finish_levels(struct bt_ftrace *ft)
 {
+	uint32_t last = bt_nsegs(ft);
 	int level = INT_MAX;
-	const struct bt_seg *last;
 
-	if (!ft->nsegs)
+	if (!last)
 		return;
-	for (size_t i = 0; i + 1 < ft->nsegs; ++i)
-		if (ft->segs[i].level < level)
-			level = ft->segs[i].level;
+	for (uint32_t n = 1; n < last; ++n)
+		if (bt_seg_level(ft, n) < level)
+			level = bt_seg_level(ft, n);
 
 	/* A last segment holding just the current instruction is not really
 	   part of the trace.  */
-	last = &ft->segs[ft->nsegs - 1];
-	if (last->errcode || bt_seg_ninsn(ft, last) != 1)
-		if (last->level < level)
-			level = last->level;
+	if (bt_seg_is_gap(ft, last) || bt_seg_ninsn(ft, last) != 1)
+		if (bt_seg_level(ft, last) < level)
+			level = bt_seg_level(ft, last);
 	ft->level = level == INT_MAX ? 0 : -level;
 }
 
 void bt_ftrace_bridge_gaps(struct bt_ftrace *ft)
 {
 	uint32_t *gaps, *remaining;
-	size_t ngaps = ft->ngaps, nremaining;
+	size_t ngaps = ft->segs.ngaps, nremaining;
 
 	gaps = malloc((ngaps + 1) * sizeof(*gaps));
 	remaining = malloc((ngaps + 1) * sizeof(*remaining));
@@ -187,23 +177,22 @@ void bt_ftrace_bridge_gaps(struct bt_ftrace *ft)
 		bt_ftrace_finish_levels(ft);
 		return;
 	}
-	memcpy(gaps, ft->gaps, ngaps * sizeof(*gaps));
+	memcpy(gaps, ft->segs.gaps, ngaps * sizeof(*gaps));
 
 	for (int min_matches = 5; min_matches > 0; --min_matches) {
 		while (ngaps) {
 			nremaining = 0;
 			for (size_t i = 0; i < ngaps; ++i) {
-				struct bt_seg *lhs, *rhs;
+				uint32_t lhs, rhs;
 
 				/* Only the leftmost of a run of gaps, and not
 				   at the start of the trace.  */
-				lhs = bt_ftrace_seg(ft, gaps[i] - 1);
-				if (!lhs || lhs->errcode)
+				lhs = bt_seg_valid(ft, gaps[i] - 1);
+				if (!lhs || bt_seg_is_gap(ft, lhs))
 					continue;
-				rhs = bt_ftrace_seg(ft, gaps[i] + 1);
-				while (rhs && rhs->errcode)
-					rhs = bt_ftrace_seg(ft,
-						bt_seg_number(ft, rhs) + 1);
+				rhs = bt_seg_valid(ft, gaps[i] + 1);
+				while (rhs && bt_seg_is_gap(ft, rhs))
+					rhs = bt_seg_valid(ft, rhs + 1);
 				if (!rhs)
 					continue;
 				if (!bt_bridge_gap(ft, lhs, rhs, min_matches))

@@ -15,18 +15,15 @@
    (the index of struct bt_hist_it).  */
 static int bt_ends_with_single_insn(const struct bt_ftrace *ft)
 {
-	const struct bt_seg *last;
+	uint32_t last = bt_nsegs(ft);
 
-	if (!ft->nsegs)
-		return 0;
-	last = &ft->segs[ft->nsegs - 1];
-	return !last->errcode && bt_seg_ninsn(ft, last) == 1;
+	return last && bt_seg_ninsn(ft, last) == 1;
 }
 
 static unsigned int bt_call_next(const struct bt_ftrace *ft,
 				 struct bt_hist_it *it, unsigned int stride)
 {
-	const unsigned int length = (unsigned int) ft->nsegs;
+	const unsigned int length = bt_nsegs(ft);
 
 	if (it->index + stride < length - 1)
 		it->index += stride;
@@ -47,7 +44,7 @@ static unsigned int bt_call_next(const struct bt_ftrace *ft,
 static unsigned int bt_call_prev(const struct bt_ftrace *ft,
 				 struct bt_hist_it *it, unsigned int stride)
 {
-	const unsigned int length = (unsigned int) ft->nsegs;
+	const unsigned int length = bt_nsegs(ft);
 	unsigned int steps = 0;
 
 	if (stride == 0 || it->index == 0)
@@ -68,9 +65,9 @@ static unsigned int bt_call_prev(const struct bt_ftrace *ft,
 /* Whether the trace has no instruction but the current one.  */
 static int bt_trace_empty(const struct bt_ftrace *ft)
 {
-	if (!ft->nsegs)
+	if (!bt_nsegs(ft))
 		return 1;
-	return ft->nsegs == 1 && bt_seg_ninsn(ft, &ft->segs[0]) <= 1;
+	return bt_nsegs(ft) == 1 && bt_seg_ninsn(ft, 1) <= 1;
 }
 
 const char *bt_gap_string(enum bt_format format, int errcode)
@@ -182,26 +179,27 @@ static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
 			 const struct bt_image *image, uint32_t number,
 			 int flags)
 {
-	const struct bt_seg *seg = bt_ftrace_seg(ft, number);
-	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	const struct bt_func_key *key = bt_seg_func(ft, number);
+	int errcode = bt_seg_errcode(ft, number);
+	uint32_t first = bt_seg_insn_offset(ft, number);
 	char name[1024];
 	int begin, end;
 
 	fprintf(out, "%u\t", number);
-	if (seg->errcode) {
-		bt_print_gap(out, ft->format, seg->errcode);
+	if (errcode) {
+		bt_print_gap(out, ft->format, errcode);
 		return;
 	}
 
 	if (flags & btcf_indent)
-		for (int i = 0; i < seg->level + ft->level; ++i)
+		for (int i = 0; i < bt_seg_level(ft, number) + ft->level; ++i)
 			fputs("  ", out);
 
 	fputs(bt_key_name(key, name, sizeof(name)), out);
 
 	if (flags & btcf_insn_range)
-		fprintf(out, "\tinst %u,%u", seg->insn_offset,
-			seg->insn_offset + bt_seg_ninsn(ft, seg) - 1);
+		fprintf(out, "\tinst %u,%u", first,
+			first + bt_seg_ninsn(ft, number) - 1);
 
 	if (flags & btcf_src_line) {
 		fputs("\tat ", out);
@@ -223,24 +221,26 @@ static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
 			      const struct bt_image *image, uint32_t number,
 			      int flags, int first)
 {
-	const struct bt_seg *seg = bt_ftrace_seg(ft, number);
-	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	const struct bt_func_key *key = bt_seg_func(ft, number);
+	int errcode = bt_seg_errcode(ft, number);
+	uint32_t insn = bt_seg_insn_offset(ft, number);
 	char name[1024];
 	int begin, end;
 
 	fprintf(out, "%s\n  {\"index\": %u", first ? "" : ",", number);
-	if (seg->errcode) {
+	if (errcode) {
 		fprintf(out, ", \"gap\": true, \"errcode\": %d, \"error\": ",
-			seg->errcode);
-		bt_json_string(out, bt_gap_string(ft->format, seg->errcode));
+			errcode);
+		bt_json_string(out, bt_gap_string(ft->format, errcode));
 		fputc('}', out);
 		return;
 	}
-	fprintf(out, ", \"level\": %d, \"function\": ", seg->level + ft->level);
+	fprintf(out, ", \"level\": %d, \"function\": ",
+		bt_seg_level(ft, number) + ft->level);
 	bt_json_string(out, bt_key_name(key, name, sizeof(name)));
 	if (flags & btcf_insn_range)
 		fprintf(out, ", \"insn_begin\": %u, \"insn_end\": %u",
-			seg->insn_offset, seg->insn_offset + bt_seg_ninsn(ft, seg) - 1);
+			insn, insn + bt_seg_ninsn(ft, number) - 1);
 	if ((flags & btcf_src_line) && key->sym && key->file) {
 		fputs(", \"file\": ", out);
 		bt_json_string(out, key->file);
@@ -259,7 +259,7 @@ static int bt_call_window(const struct bt_ftrace *ft,
 			  struct bt_hist_it *begin, struct bt_hist_it *end,
 			  int *at_edge, struct bt_diag *diag)
 {
-	const unsigned int length = (unsigned int) ft->nsegs;
+	const unsigned int length = bt_nsegs(ft);
 	unsigned int low, high;
 	int errcode, sized;
 

@@ -15,9 +15,7 @@
    inside it (struct bt_hist_it).  */
 static uint32_t bt_it_size(const struct bt_ftrace *ft, uint32_t seg)
 {
-	const struct bt_seg *s = &ft->segs[seg];
-
-	return bt_seg_ninsn(ft, s);
+	return bt_seg_ninsn(ft, seg + 1);
 }
 
 static int bt_it_cmp(const struct bt_hist_it *a, const struct bt_hist_it *b)
@@ -32,7 +30,7 @@ static void bt_it_end(const struct bt_ftrace *ft, struct bt_hist_it *it)
 {
 	uint32_t size;
 
-	it->seg = (uint32_t) ft->nsegs - 1;
+	it->seg = bt_nsegs(ft) - 1;
 	size = bt_it_size(ft, it->seg);
 	it->index = size ? size - 1 : 0;
 }
@@ -47,7 +45,7 @@ static unsigned int bt_it_next(const struct bt_ftrace *ft,
 		uint32_t end = bt_it_size(ft, seg), adv;
 
 		if (end == 0) {
-			if (seg + 1 >= ft->nsegs)
+			if (seg + 1 >= bt_nsegs(ft))
 				break;
 			stride -= 1;
 			steps += 1;
@@ -60,7 +58,7 @@ static unsigned int bt_it_next(const struct bt_ftrace *ft,
 		index += adv;
 		steps += adv;
 		if (index == end) {
-			if (seg + 1 >= ft->nsegs) {
+			if (seg + 1 >= bt_nsegs(ft)) {
 				/* Past the last: back onto its last one.  */
 				index -= 1;
 				steps -= 1;
@@ -105,36 +103,28 @@ static unsigned int bt_it_prev(const struct bt_ftrace *ft,
 	return steps;
 }
 
-static uint32_t bt_it_count(const struct bt_ftrace *ft,
-			    const struct bt_seg *s)
-{
-	return s->errcode ? 1 : bt_seg_ninsn(ft, s);
-}
 
 /* GDB's btrace_find_insn_by_number.  */
 static int bt_it_find(const struct bt_ftrace *ft, uint32_t number,
 		      struct bt_hist_it *it)
 {
-	size_t lo = 0, hi;
-	const struct bt_seg *last;
+	uint32_t lo = 1, hi = bt_nsegs(ft);
 
-	if (!ft->nsegs || number < ft->segs[0].insn_offset)
+	if (!hi || number < bt_seg_insn_offset(ft, 1))
 		return 0;
-	last = &ft->segs[ft->nsegs - 1];
-	if (number >= last->insn_offset + bt_it_count(ft, last))
+	if (number >= bt_seg_insn_offset(ft, hi) + bt_seg_nnum(ft, hi))
 		return 0;
-	hi = ft->nsegs - 1;
 	for (;;) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct bt_seg *s = &ft->segs[mid];
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint32_t first = bt_seg_insn_offset(ft, mid);
 
-		if (number < s->insn_offset)
+		if (number < first)
 			hi = mid - 1;
-		else if (number >= s->insn_offset + bt_it_count(ft, s))
+		else if (number >= first + bt_seg_nnum(ft, mid))
 			lo = mid + 1;
 		else {
-			it->seg = (uint32_t) mid;
-			it->index = number - s->insn_offset;
+			it->seg = mid - 1;
+			it->index = number - first;
 			return 1;
 		}
 	}
@@ -152,7 +142,7 @@ static int bt_insn_window(const struct bt_ftrace *ft,
 	int errcode, sized;
 
 	*at_edge = 0;
-	if (!ft->nsegs)
+	if (!bt_nsegs(ft))
 		return bt_diag_set(diag, bte_no_trace, 0, 0, "No trace.");
 	sized = bt_history_size(size);
 
@@ -311,37 +301,37 @@ static int bt_insn_visit(uint64_t ip, void *ctx)
 	return status < 0 ? status : p->index >= p->to;
 }
 
-static void bt_insn_gap(struct bt_insn_printer *p, const struct bt_seg *seg)
+static void bt_insn_gap(struct bt_insn_printer *p, int errcode)
 {
 	if (p->json) {
 		fprintf(p->out, "%s\n  {\"index\": %u, \"gap\": true, "
 			"\"errcode\": %d, \"error\": ", p->first ? "" : ",",
-			p->number, seg->errcode);
-		bt_json_string(p->out, bt_gap_string(p->ft->format,
-						     seg->errcode));
+			p->number, errcode);
+		bt_json_string(p->out, bt_gap_string(p->ft->format, errcode));
 		fputc('}', p->out);
 		p->first = 0;
 		return;
 	}
 	fprintf(p->out, "%u\t", p->number);
-	bt_print_gap(p->out, p->ft->format, seg->errcode);
+	bt_print_gap(p->out, p->ft->format, errcode);
 }
 
 static int bt_insn_print_window(struct bt_insn_printer *p,
 				const struct bt_hist_it *begin,
 				const struct bt_hist_it *end)
 {
-	for (uint32_t s = begin->seg; s <= end->seg && s < p->ft->nsegs; ++s) {
-		const struct bt_seg *seg = &p->ft->segs[s];
+	uint32_t nsegs = bt_nsegs(p->ft);
+
+	for (uint32_t s = begin->seg; s <= end->seg && s < nsegs; ++s) {
 		int status;
 
 		p->from = s == begin->seg ? begin->index : 0;
 		p->to = s == end->seg ? end->index : UINT32_MAX;
-		p->number = seg->insn_offset + p->from;
-		if (seg->errcode) {
+		p->number = bt_seg_insn_offset(p->ft, s + 1) + p->from;
+		if (bt_seg_is_gap(p->ft, s + 1)) {
 			/* A gap is one instruction, at index 0.  */
 			if (s != end->seg)
-				bt_insn_gap(p, seg);
+				bt_insn_gap(p, bt_seg_errcode(p->ft, s + 1));
 			continue;
 		}
 		if (p->from >= p->to)

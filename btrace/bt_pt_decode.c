@@ -35,7 +35,7 @@ static int bt_pt_events(struct bt_ftrace *ft, struct pt_block_decoder *dec,
 		switch (event.type) {
 		case ptev_enabled:
 			if (event.status_update || event.variant.enabled.resumed
-			    || !ft->nsegs)
+			    || !bt_nsegs(ft))
 				break;
 			errcode = bt_ftrace_add_gap(ft, btg_pt_disabled);
 			if (errcode < 0)

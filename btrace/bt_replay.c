@@ -39,15 +39,15 @@ int bt_replay_alloc(struct bt_replay **pr, const struct bt_ftrace *ft,
 		    const struct bt_image *image, struct bt_diag *diag)
 {
 	struct bt_replay *r;
-	const struct bt_seg *last;
+	uint32_t last;
 	size_t n;
 
 	if (!pr || !ft || !image)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
-	if (!ft->nsegs)
+	last = bt_nsegs(ft);
+	if (!last)
 		return bt_diag_set(diag, bte_no_trace, 0, 0, "No trace.");
-	last = &ft->segs[ft->nsegs - 1];
-	n = last->insn_offset + (last->errcode ? 1 : bt_seg_ninsn(ft, last)) - 1;
+	n = bt_seg_insn_offset(ft, last) + bt_seg_nnum(ft, last) - 1;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
@@ -56,18 +56,18 @@ int bt_replay_alloc(struct bt_replay **pr, const struct bt_ftrace *ft,
 	r->image = image;
 	r->pc = malloc((n + 1) * sizeof(*r->pc));
 	r->seg = malloc((n + 1) * sizeof(*r->seg));
-	r->root = malloc(ft->nsegs * sizeof(*r->root));
+	r->root = malloc(last * sizeof(*r->root));
 	if (!r->pc || !r->seg || !r->root) {
 		bt_replay_free(r);
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	}
-	for (uint32_t s = 0; s < ft->nsegs; ++s) {
-		const struct bt_seg *seg = &ft->segs[s];
+	for (uint32_t s = 0; s < last; ++s) {
+		uint32_t prev = bt_seg_prev(ft, s + 1);
 		struct bt_slot_fill fill = { r, s };
 		int errcode;
 
-		r->root[s] = seg->prev ? r->root[seg->prev - 1] : s;
-		if (seg->errcode) {
+		r->root[s] = prev ? r->root[prev - 1] : s;
+		if (bt_seg_is_gap(ft, s + 1)) {
 			r->pc[r->nslots] = 0;
 			r->seg[r->nslots++] = s;
 			continue;
@@ -112,7 +112,7 @@ int bt_replay_position(const struct bt_replay *r, uint32_t *number,
 
 static int bt_is_gap(const struct bt_replay *r, size_t slot)
 {
-	return r->ft->segs[r->seg[slot]].errcode != 0;
+	return bt_seg_is_gap(r->ft, r->seg[slot] + 1);
 }
 
 /* One instruction on, skipping gaps; 0 at the end of the history, where
@@ -170,7 +170,7 @@ static uint32_t bt_frame(const struct bt_replay *r, size_t slot)
 
 static uint32_t bt_caller(const struct bt_replay *r, uint32_t frame)
 {
-	uint32_t up = r->ft->segs[frame].up;
+	uint32_t up = bt_seg_up(r->ft, frame + 1);
 
 	return up ? r->root[up - 1] : BT_NO_FRAME;
 }

@@ -13,6 +13,8 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_debuglink.c btrace/bt_debuglink.h \
 	btrace/bt_msym_name.c btrace/bt_msym_name.h \
 	btrace/bt_image.c btrace/bt_image.h \
+	btrace/bt_wide.c btrace/bt_wide.h \
+	btrace/bt_segs.c btrace/bt_segs.h \
 	btrace/bt_ftrace.c btrace/bt_ftrace.h \
 	btrace/bt_ftrace_gaps.c \
 	btrace/bt_pt_decode.c \
@@ -98,6 +100,18 @@ TESTS += testsuite/unit/bt_image_test
 testsuite_unit_bt_image_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_image_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_image_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_wide_test
+TESTS += testsuite/unit/bt_wide_test
+testsuite_unit_bt_wide_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_wide_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_wide_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_segs_test
+TESTS += testsuite/unit/bt_segs_test
+testsuite_unit_bt_segs_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_segs_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_segs_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_ftrace_test
 TESTS += testsuite/unit/bt_ftrace_test

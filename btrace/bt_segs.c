@@ -1,0 +1,356 @@
+/* Compact storage of function segments and blocks (bt_segs.h).  */
+#include "btrace/bt_segs.h"
+#include "btrace/ptbtrace.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void bt_segs_init(struct bt_segs *segs)
+{
+	memset(segs, 0, sizeof(*segs));
+	bt_wide_init(&segs->wide);
+}
+
+void bt_segs_fini(struct bt_segs *segs)
+{
+	free(segs->key);
+	free(segs->dlevel);
+	free(segs->up);
+	free(segs->prev);
+	free(segs->next);
+	free(segs->nnum);
+	free(segs->nblk);
+	free(segs->bits);
+	free(segs->first_insn);
+	free(segs->first_block);
+	free(segs->first_level);
+	free(segs->block_ip);
+	free(segs->block_ninsn);
+	free(segs->gaps);
+	free(segs->gap_errcode);
+	bt_wide_fini(&segs->wide);
+	bt_segs_init(segs);
+}
+
+/* Resize *ARRAY to COUNT elements of SIZE bytes.  On failure *ARRAY is
+   left as it was (a larger array in a smaller capacity is harmless).  */
+static int bt_resize(void *array, size_t count, size_t size)
+{
+	void **p = array;
+	void *resized = realloc(*p, count * size);
+
+	if (!resized)
+		return -bte_nomem;
+	*p = resized;
+	return 0;
+}
+
+static size_t bt_strides(size_t count)
+{
+	return (count + bt_segs_stride - 1) / bt_segs_stride;
+}
+
+/* Every per-segment array at CAP segments.  */
+static int bt_segs_resize(struct bt_segs *s, size_t cap)
+{
+	if (bt_resize(&s->key, cap, sizeof(*s->key)) < 0 ||
+	    bt_resize(&s->dlevel, cap, sizeof(*s->dlevel)) < 0 ||
+	    bt_resize(&s->up, cap, sizeof(*s->up)) < 0 ||
+	    bt_resize(&s->prev, cap, sizeof(*s->prev)) < 0 ||
+	    bt_resize(&s->next, cap, sizeof(*s->next)) < 0 ||
+	    bt_resize(&s->nnum, cap, sizeof(*s->nnum)) < 0 ||
+	    bt_resize(&s->nblk, cap, sizeof(*s->nblk)) < 0 ||
+	    bt_resize(&s->bits, cap, sizeof(*s->bits)) < 0 ||
+	    bt_resize(&s->first_insn, bt_strides(cap),
+		      sizeof(*s->first_insn)) < 0 ||
+	    bt_resize(&s->first_block, bt_strides(cap),
+		      sizeof(*s->first_block)) < 0 ||
+	    bt_resize(&s->first_level, bt_strides(cap),
+		      sizeof(*s->first_level)) < 0)
+		return -bte_nomem;
+	s->cap = cap;
+	return 0;
+}
+
+/* Store a count of the segment at INDEX in a byte, or escape it.  */
+static void bt_segs_put8(struct bt_segs *s, uint8_t *field, unsigned int id,
+			 uint32_t index, uint32_t value)
+{
+	if (value < BT_SEGS_WIDE8) {
+		field[index] = (uint8_t) value;
+		return;
+	}
+	field[index] = BT_SEGS_WIDE8;
+	if (bt_wide_set(&s->wide, id, index, value) < 0)
+		s->error = -bte_nomem;
+}
+
+int bt_segs_append(struct bt_segs *s)
+{
+	size_t i = s->count;
+	uint32_t first_insn = 1, first_block = 0;
+
+	if (s->count == s->cap) {
+		int errcode = bt_segs_resize(s, s->cap ? 2 * s->cap : 256);
+
+		if (errcode < 0)
+			return errcode;
+	}
+	if (i) {
+		/* The last segment is complete: its counts go to the bytes.  */
+		first_insn = s->last_first_insn + s->last_nnum;
+		first_block = s->last_first_block + s->last_nblk;
+		bt_segs_put8(s, s->nnum, bt_sf_nnum, (uint32_t) i - 1,
+			     s->last_nnum);
+		bt_segs_put8(s, s->nblk, bt_sf_nblk, (uint32_t) i - 1,
+			     s->last_nblk);
+	}
+	if (i % bt_segs_stride == 0) {
+		s->first_insn[i / bt_segs_stride] = first_insn;
+		s->first_block[i / bt_segs_stride] = first_block;
+		s->first_level[i / bt_segs_stride] = s->last_level;
+	}
+	s->key[i] = 0;
+	s->dlevel[i] = 0;
+	s->up[i] = s->prev[i] = s->next[i] = 0;
+	s->nnum[i] = s->nblk[i] = 0;
+	s->bits[i] = 0;
+	s->last_first_insn = first_insn;
+	s->last_first_block = first_block;
+	s->last_nnum = s->last_nblk = 0;
+	s->count = i + 1;
+	return 0;
+}
+
+int bt_segs_push_block(struct bt_segs *s, uint32_t ip_lo, uint32_t ninsn)
+{
+	size_t i = s->nblocks;
+
+	if (!s->count || ninsn > UINT8_MAX)
+		return -bte_invalid;
+	if (i == s->blocks_cap) {
+		size_t cap = s->blocks_cap ? 2 * s->blocks_cap : 256;
+
+		if (bt_resize(&s->block_ip, cap, sizeof(*s->block_ip)) < 0 ||
+		    bt_resize(&s->block_ninsn, cap,
+			      sizeof(*s->block_ninsn)) < 0)
+			return -bte_nomem;
+		s->blocks_cap = cap;
+	}
+	s->block_ip[i] = ip_lo;
+	s->block_ninsn[i] = (uint8_t) ninsn;
+	s->nblocks = i + 1;
+	s->last_nblk += 1;
+	s->last_nnum += ninsn;
+	return 0;
+}
+
+int bt_segs_make_gap(struct bt_segs *s, int errcode)
+{
+	uint32_t number = (uint32_t) s->count;
+
+	if (!number || s->last_nnum || bt_segs_is_gap(s, number))
+		return -bte_invalid;
+	if (s->ngaps == s->gaps_cap) {
+		size_t cap = s->gaps_cap ? 2 * s->gaps_cap : 16;
+
+		if (bt_resize(&s->gaps, cap, sizeof(*s->gaps)) < 0 ||
+		    bt_resize(&s->gap_errcode, cap,
+			      sizeof(*s->gap_errcode)) < 0)
+			return -bte_nomem;
+		s->gaps_cap = cap;
+	}
+	s->gaps[s->ngaps] = number;
+	s->gap_errcode[s->ngaps] = errcode;
+	s->ngaps += 1;
+	s->bits[number - 1] |= bt_segs_gap;
+	s->last_nnum = 1;
+	return 0;
+}
+
+int bt_segs_hi_index(struct bt_segs *s, uint32_t hi)
+{
+	for (uint32_t i = 0; i < s->nhis; ++i)
+		if (s->his[i] == hi)
+			return (int) i;
+	if (s->nhis == bt_segs_nhis)
+		return -1;
+	s->his[s->nhis] = hi;
+	return (int) s->nhis++;
+}
+
+uint32_t bt_segs_link_wide(const struct bt_segs *s, unsigned int field,
+			   uint32_t number)
+{
+	return bt_wide_get(&s->wide, field, number - 1);
+}
+
+void bt_segs_set_link(struct bt_segs *s, unsigned int field, uint32_t number,
+		      uint32_t value)
+{
+	int16_t *links = field == bt_sf_up ? s->up
+		: field == bt_sf_prev ? s->prev : s->next;
+	int64_t d = (int64_t) value - number;
+
+	if (!value)
+		links[number - 1] = 0;
+	else if (d != 0 && d > INT16_MIN && d <= INT16_MAX)
+		links[number - 1] = (int16_t) d;
+	else {
+		links[number - 1] = BT_SEGS_WIDE16;
+		if (bt_wide_set(&s->wide, field, number - 1, value) < 0)
+			s->error = -bte_nomem;
+	}
+}
+
+/* The level difference of the segment at INDEX to its predecessor.  */
+static int32_t bt_segs_dlevel(const struct bt_segs *s, uint32_t index)
+{
+	int8_t d = s->dlevel[index];
+
+	if (d == BT_SEGS_WIDE8S)
+		return (int32_t) bt_wide_get(&s->wide, bt_sf_level, index);
+	return d;
+}
+
+static void bt_segs_put_dlevel(struct bt_segs *s, uint32_t index, int64_t d)
+{
+	if (d > INT8_MIN && d <= INT8_MAX) {
+		s->dlevel[index] = (int8_t) d;
+		return;
+	}
+	s->dlevel[index] = BT_SEGS_WIDE8S;
+	if (bt_wide_set(&s->wide, bt_sf_level, index,
+			(uint32_t) (int32_t) d) < 0)
+		s->error = -bte_nomem;
+}
+
+int bt_segs_level_at(const struct bt_segs *s, uint32_t number)
+{
+	uint32_t i = number - 1, j = i - i % bt_segs_stride;
+	int64_t level = s->first_level[j / bt_segs_stride];
+
+	while (++j <= i)
+		level += bt_segs_dlevel(s, j);
+	return (int) level;
+}
+
+void bt_segs_set_level(struct bt_segs *s, uint32_t number, int level)
+{
+	uint32_t i = number - 1;
+
+	if (number != s->count)
+		return;
+	if (i % bt_segs_stride == 0)
+		s->first_level[i / bt_segs_stride] = level;
+	else
+		bt_segs_put_dlevel(s, i, (int64_t) level -
+				   bt_segs_level_at(s, number - 1));
+	s->last_level = level;
+}
+
+void bt_segs_add_level(struct bt_segs *s, uint32_t number, int adjustment)
+{
+	uint32_t i = number - 1;
+
+	if (!number || number > s->count || !adjustment)
+		return;
+	if (i % bt_segs_stride == 0)
+		s->first_level[i / bt_segs_stride] += adjustment;
+	else
+		bt_segs_put_dlevel(s, i, (int64_t) bt_segs_dlevel(s, i) +
+				   adjustment);
+	for (size_t k = i / bt_segs_stride + 1; k < bt_strides(s->count); ++k)
+		s->first_level[k] += adjustment;
+	s->last_level += adjustment;
+}
+
+void bt_segs_set_key(struct bt_segs *s, uint32_t number, uint32_t key)
+{
+	if (key < UINT16_MAX) {
+		s->key[number - 1] = (uint16_t) key;
+		return;
+	}
+	s->key[number - 1] = UINT16_MAX;
+	if (bt_wide_set(&s->wide, bt_sf_key, number - 1, key) < 0)
+		s->error = -bte_nomem;
+}
+
+uint32_t bt_segs_first_insn(const struct bt_segs *s, uint32_t number)
+{
+	uint32_t i = number - 1, j = i - i % bt_segs_stride;
+	uint32_t first = s->first_insn[j / bt_segs_stride];
+
+	for (; j < i; ++j)
+		first += s->nnum[j] == BT_SEGS_WIDE8
+			? bt_wide_get(&s->wide, bt_sf_nnum, j) : s->nnum[j];
+	return first;
+}
+
+uint32_t bt_segs_first_block(const struct bt_segs *s, uint32_t number)
+{
+	uint32_t i = number - 1, j = i - i % bt_segs_stride;
+	uint32_t first = s->first_block[j / bt_segs_stride];
+
+	for (; j < i; ++j)
+		first += s->nblk[j] == BT_SEGS_WIDE8
+			? bt_wide_get(&s->wide, bt_sf_nblk, j) : s->nblk[j];
+	return first;
+}
+
+int bt_segs_errcode(const struct bt_segs *s, uint32_t number)
+{
+	size_t lo = 0, hi = s->ngaps;
+
+	if (!bt_segs_is_gap(s, number))
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->gaps[mid] < number)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->ngaps && s->gaps[lo] == number ? s->gap_errcode[lo]
+		: 0;
+}
+
+/* Shrinking never fails for good: an array realloc could not shrink is
+   merely larger than its capacity says.  */
+void bt_segs_shrink(struct bt_segs *s)
+{
+	if (s->count && s->count < s->cap) {
+		(void) bt_segs_resize(s, s->count);
+		s->cap = s->count;
+	}
+	if (s->nblocks && s->nblocks < s->blocks_cap) {
+		(void) bt_resize(&s->block_ip, s->nblocks,
+				 sizeof(*s->block_ip));
+		(void) bt_resize(&s->block_ninsn, s->nblocks,
+				 sizeof(*s->block_ninsn));
+		s->blocks_cap = s->nblocks;
+	}
+	if (s->ngaps && s->ngaps < s->gaps_cap) {
+		(void) bt_resize(&s->gaps, s->ngaps, sizeof(*s->gaps));
+		(void) bt_resize(&s->gap_errcode, s->ngaps,
+				 sizeof(*s->gap_errcode));
+		s->gaps_cap = s->ngaps;
+	}
+}
+
+size_t bt_segs_memory(const struct bt_segs *s)
+{
+	size_t per_seg = sizeof(*s->key) + sizeof(*s->dlevel) +
+		sizeof(*s->up) + sizeof(*s->prev) + sizeof(*s->next) +
+		sizeof(*s->nnum) + sizeof(*s->nblk) + sizeof(*s->bits);
+
+	return s->cap * per_seg
+		+ bt_strides(s->cap) * (sizeof(*s->first_insn) +
+					sizeof(*s->first_block) +
+					sizeof(*s->first_level))
+		+ s->blocks_cap * (sizeof(*s->block_ip) +
+				   sizeof(*s->block_ninsn))
+		+ s->gaps_cap * (sizeof(*s->gaps) + sizeof(*s->gap_errcode))
+		+ bt_wide_memory(&s->wide);
+}
