@@ -11,28 +11,92 @@
 struct bt_replay {
 	const struct bt_ftrace *ft;
 	const struct bt_image *image;
-	/* One slot per instruction number (a gap is one slot, pc 0); the
-	   last slot is the current instruction, not yet executed.  */
-	uint64_t *pc;
-	uint32_t *seg;            /* each slot's segment index */
-	uint32_t *root;           /* each segment's first part */
+	/* A slot per instruction number (a gap is one slot); the last slot
+	   is the current instruction, not yet executed.  */
 	size_t nslots;
 	size_t pos;               /* the replay position, if replaying */
 	int replaying;
-};
+	uint32_t *root;           /* each segment's first part */
 
-struct bt_slot_fill {
-	struct bt_replay *r;
+	/* The segment of the slot last looked at (an index) and its
+	   instructions' addresses: the trace stays stored as blocks.  */
 	uint32_t seg;
+	size_t first, count;      /* its slots */
+	uint64_t *pcs;
+	size_t pcs_cap;
+	int error;                /* a walk that failed (none is expected) */
 };
 
-static int bt_replay_fill(uint64_t ip, void *ctx)
+static int bt_replay_collect(uint64_t ip, void *ctx)
 {
-	struct bt_slot_fill *f = ctx;
+	struct bt_replay *r = ctx;
 
-	f->r->pc[f->r->nslots] = ip;
-	f->r->seg[f->r->nslots++] = f->seg;
+	if (r->count == r->pcs_cap) {
+		size_t cap = r->pcs_cap ? 2 * r->pcs_cap : 256;
+		uint64_t *pcs = realloc(r->pcs, cap * sizeof(*pcs));
+
+		if (!pcs)
+			return -bte_nomem;
+		r->pcs = pcs;
+		r->pcs_cap = cap;
+	}
+	r->pcs[r->count++] = ip;
 	return 0;
+}
+
+/* Make segment index SEG the one looked at.  */
+static int bt_replay_load(struct bt_replay *r, uint32_t seg)
+{
+	int errcode = 0;
+
+	r->seg = seg;
+	r->first = bt_seg_insn_offset(r->ft, seg + 1) - 1;
+	r->count = 0;
+	if (bt_seg_is_gap(r->ft, seg + 1)) {
+		r->count = 1;
+		return 0;
+	}
+	errcode = bt_ftrace_for_each_insn(r->ft, seg + 1, bt_replay_collect, r);
+	if (errcode < 0) {
+		r->count = 0;
+		r->error = errcode;
+	}
+	return errcode;
+}
+
+/* The segment index of SLOT, loading it: the neighbours of the last one
+   for stepping, a search for jumps.  */
+static uint32_t bt_slot_seg(struct bt_replay *r, size_t slot)
+{
+	uint32_t lo = 1, hi = bt_nsegs(r->ft);
+
+	if (slot - r->first < r->count)
+		return r->seg;
+	if (slot == r->first + r->count && r->seg + 1 < hi &&
+	    bt_replay_load(r, r->seg + 1) == 0 && slot - r->first < r->count)
+		return r->seg;
+	/* The last segment whose first number is at most SLOT's: empty
+	   segments share their successor's.  */
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo + 1) / 2;
+
+		if (bt_seg_insn_offset(r->ft, mid) <= slot + 1)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	if (lo - 1 != r->seg || !r->count)
+		(void) bt_replay_load(r, lo - 1);
+	return r->seg;
+}
+
+static uint64_t bt_slot_pc(struct bt_replay *r, size_t slot)
+{
+	uint32_t seg = bt_slot_seg(r, slot);
+
+	if (bt_seg_is_gap(r->ft, seg + 1) || slot - r->first >= r->count)
+		return 0;
+	return r->pcs[slot - r->first];
 }
 
 int bt_replay_alloc(struct bt_replay **pr, const struct bt_ftrace *ft,
@@ -40,40 +104,32 @@ int bt_replay_alloc(struct bt_replay **pr, const struct bt_ftrace *ft,
 {
 	struct bt_replay *r;
 	uint32_t last;
-	size_t n;
 
 	if (!pr || !ft || !image)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
 	last = bt_nsegs(ft);
 	if (!last)
 		return bt_diag_set(diag, bte_no_trace, 0, 0, "No trace.");
-	n = bt_seg_insn_offset(ft, last) + bt_seg_nnum(ft, last) - 1;
 
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	r->ft = ft;
 	r->image = image;
-	r->pc = malloc((n + 1) * sizeof(*r->pc));
-	r->seg = malloc((n + 1) * sizeof(*r->seg));
+	r->nslots = bt_seg_insn_offset(ft, last) + bt_seg_nnum(ft, last) - 1;
 	r->root = malloc(last * sizeof(*r->root));
-	if (!r->pc || !r->seg || !r->root) {
+	if (!r->root) {
 		bt_replay_free(r);
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	}
+	/* Walk every segment once, so that a trace the image cannot follow
+	   fails here and not in the middle of a step.  */
 	for (uint32_t s = 0; s < last; ++s) {
 		uint32_t prev = bt_seg_prev(ft, s + 1);
-		struct bt_slot_fill fill = { r, s };
 		int errcode;
 
 		r->root[s] = prev ? r->root[prev - 1] : s;
-		if (bt_seg_is_gap(ft, s + 1)) {
-			r->pc[r->nslots] = 0;
-			r->seg[r->nslots++] = s;
-			continue;
-		}
-		errcode = bt_ftrace_for_each_insn(ft, s + 1, bt_replay_fill,
-						  &fill);
+		errcode = bt_replay_load(r, s);
 		if (errcode < 0) {
 			bt_replay_free(r);
 			return bt_diag_set(diag, -errcode, 0, 0,
@@ -90,8 +146,7 @@ void bt_replay_free(struct bt_replay *r)
 {
 	if (!r)
 		return;
-	free(r->pc);
-	free(r->seg);
+	free(r->pcs);
 	free(r->root);
 	free(r);
 }
@@ -99,20 +154,24 @@ void bt_replay_free(struct bt_replay *r)
 int bt_replay_position(const struct bt_replay *r, uint32_t *number,
 		       uint64_t *pc)
 {
+	/* Looking a slot up only moves the cache: the cursor is unchanged,
+	   and every cursor is allocated writable.  */
+	struct bt_replay *cache = (struct bt_replay *) r;
+
 	if (!r)
 		return -bte_invalid;
 	if (number)
 		*number = r->replaying ? (uint32_t) r->pos + 1 : 0;
 	if (pc)
-		*pc = r->pc[r->replaying ? r->pos : r->nslots - 1];
+		*pc = bt_slot_pc(cache, r->replaying ? r->pos : r->nslots - 1);
 	return 0;
 }
 
 /* ---- Single steps (record_btrace_single_step_forward/backward) ---- */
 
-static int bt_is_gap(const struct bt_replay *r, size_t slot)
+static int bt_is_gap(struct bt_replay *r, size_t slot)
 {
-	return bt_seg_is_gap(r->ft, r->seg[slot] + 1);
+	return bt_seg_is_gap(r->ft, bt_slot_seg(r, slot) + 1);
 }
 
 /* One instruction on, skipping gaps; 0 at the end of the history, where
@@ -163,9 +222,9 @@ static int bt_step(struct bt_replay *r, int reverse)
 
 #define BT_NO_FRAME UINT32_MAX
 
-static uint32_t bt_frame(const struct bt_replay *r, size_t slot)
+static uint32_t bt_frame(struct bt_replay *r, size_t slot)
 {
-	return r->root[r->seg[slot]];
+	return r->root[bt_slot_seg(r, slot)];
 }
 
 static uint32_t bt_caller(const struct bt_replay *r, uint32_t frame)
@@ -175,9 +234,9 @@ static uint32_t bt_caller(const struct bt_replay *r, uint32_t frame)
 	return up ? r->root[up - 1] : BT_NO_FRAME;
 }
 
-static uint64_t bt_cur_pc(const struct bt_replay *r)
+static uint64_t bt_cur_pc(struct bt_replay *r)
 {
-	return r->pc[r->pos];
+	return bt_slot_pc(r, r->pos);
 }
 
 static int bt_line_of(const struct bt_replay *r, uint64_t pc,

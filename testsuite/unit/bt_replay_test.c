@@ -167,3 +167,49 @@ Test(bt_replay, gdbs_errors)
 	cr_assert_lt(bt_replay_alloc(NULL, r.ft, r.image, &diag), 0);
 	finished(&r);
 }
+
+static int append_pc(uint64_t ip, void *ctx)
+{
+	uint64_t **at = ctx;
+
+	*(*at)++ = ip;
+	return 0;
+}
+
+/* The cursor keeps blocks, not a copy per instruction: every position,
+   reached by stepping either way or by goto, has the address the
+   segments' own walk gives.  */
+Test(bt_replay, every_position_has_the_address_the_segments_give)
+{
+	struct replayed r = replayed();
+	uint32_t n = (uint32_t) bt_ftrace_nfunctions(r.ft), total = 0, number;
+	uint64_t pcs[4096], *at = pcs;
+
+	for (uint32_t s = 1; s <= n; ++s)
+		cr_assert_eq(bt_ftrace_for_each_insn(r.ft, s, append_pc, &at),
+			     0);
+	total = (uint32_t) (at - pcs);
+	cr_assert_gt(total, 10);
+
+	/* Backward from the live end, then forward from the start.  */
+	cr_assert_eq(pc_of(&r, NULL), pcs[total - 1]);
+	for (uint32_t i = total - 1; i-- > 0;) {
+		cr_assert_eq(move(&r, btrc_stepi, 1, 0), 1);
+		cr_assert_eq(pc_of(&r, &number), pcs[i], "insn %u", i + 1);
+		cr_assert_eq(number, i + 1);
+	}
+	cr_assert_eq(move(&r, btrc_stepi, 1, 0), 0, "at the start");
+	for (uint32_t i = 1; i + 1 < total; ++i) {
+		cr_assert_eq(move(&r, btrc_stepi, 0, 0), 1);
+		cr_assert_eq(pc_of(&r, &number), pcs[i], "insn %u", i + 1);
+	}
+	/* Jumps in both directions, far and near.  */
+	for (uint32_t k = 0; k < total; ++k) {
+		uint32_t target = (k * 7919u) % (total - 1) + 1;
+
+		cr_assert_eq(move(&r, btrc_goto, 0, target), 1);
+		cr_assert_eq(pc_of(&r, &number), pcs[target - 1]);
+		cr_assert_eq(number, target);
+	}
+	finished(&r);
+}
