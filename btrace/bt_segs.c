@@ -276,26 +276,29 @@ void bt_segs_set_key(struct bt_segs *s, uint32_t number, uint32_t key)
 		s->error = -bte_nomem;
 }
 
-uint32_t bt_segs_first_insn(const struct bt_segs *s, uint32_t number)
+/* FIRST's entry for NUMBER's stride plus the byte counts FIELD (escaped
+   under ID) of the segments before NUMBER in that stride.  */
+static uint32_t bt_segs_first(const struct bt_segs *s, const uint32_t *first,
+			      const uint8_t *field, unsigned int id,
+			      uint32_t number)
 {
 	uint32_t i = number - 1, j = i - i % bt_segs_stride;
-	uint32_t first = s->first_insn[j / bt_segs_stride];
+	uint32_t sum = first[j / bt_segs_stride];
 
 	for (; j < i; ++j)
-		first += s->nnum[j] == BT_SEGS_WIDE8
-			? bt_wide_get(&s->wide, bt_sf_nnum, j) : s->nnum[j];
-	return first;
+		sum += field[j] == BT_SEGS_WIDE8 ? bt_wide_get(&s->wide, id, j)
+			: field[j];
+	return sum;
+}
+
+uint32_t bt_segs_first_insn(const struct bt_segs *s, uint32_t number)
+{
+	return bt_segs_first(s, s->first_insn, s->nnum, bt_sf_nnum, number);
 }
 
 uint32_t bt_segs_first_block(const struct bt_segs *s, uint32_t number)
 {
-	uint32_t i = number - 1, j = i - i % bt_segs_stride;
-	uint32_t first = s->first_block[j / bt_segs_stride];
-
-	for (; j < i; ++j)
-		first += s->nblk[j] == BT_SEGS_WIDE8
-			? bt_wide_get(&s->wide, bt_sf_nblk, j) : s->nblk[j];
-	return first;
+	return bt_segs_first(s, s->first_block, s->nblk, bt_sf_nblk, number);
 }
 
 int bt_segs_errcode(const struct bt_segs *s, uint32_t number)
