@@ -178,45 +178,100 @@ void bt_json_string(FILE *out, const char *text)
 	fputc('"', out);
 }
 
+/* One line of output gathered for one fwrite: stdio's cost per call
+   (fprintf most of all) was most of printing a million-line history.  */
+struct bt_line {
+	FILE *out;
+	size_t n;
+	char text[2048];
+};
+
+static void bt_line_flush(struct bt_line *l)
+{
+	fwrite(l->text, 1, l->n, l->out);
+	l->n = 0;
+}
+
+static void bt_line_put(struct bt_line *l, const char *s, size_t len)
+{
+	if (l->n + len > sizeof(l->text)) {
+		bt_line_flush(l);
+		if (len > sizeof(l->text)) {
+			fwrite(s, 1, len, l->out);
+			return;
+		}
+	}
+	memcpy(l->text + l->n, s, len);
+	l->n += len;
+}
+
+static void bt_line_str(struct bt_line *l, const char *s)
+{
+	bt_line_put(l, s, strlen(s));
+}
+
+/* N in decimal, as "%u" prints it.  */
+static void bt_line_uint(struct bt_line *l, unsigned int n)
+{
+	char digits[16], *p = digits + sizeof(digits);
+
+	do {
+		*--p = (char) ('0' + n % 10);
+		n /= 10;
+	} while (n);
+	bt_line_put(l, p, (size_t) (digits + sizeof(digits) - p));
+}
+
 static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
 			 const struct bt_image *image, uint32_t number,
 			 int flags)
 {
 	const struct bt_seg *seg = bt_ftrace_seg(ft, number);
 	const struct bt_func_key *key = bt_seg_key(ft, seg);
+	struct bt_line l = { .out = out };
 	char name[1024];
 	int begin, end;
 
-	fprintf(out, "%u\t", number);
+	bt_line_uint(&l, number);
+	bt_line_put(&l, "\t", 1);
 	if (seg->errcode) {
+		bt_line_flush(&l);
 		bt_print_gap(out, ft->format, seg->errcode);
 		return;
 	}
 
 	if (flags & btcf_indent)
 		for (int i = 0; i < seg->level + ft->level; ++i)
-			fputs("  ", out);
+			bt_line_put(&l, "  ", 2);
 
-	fputs(bt_key_name(key, name, sizeof(name)), out);
+	bt_line_str(&l, bt_key_name(key, name, sizeof(name)));
 
-	if (flags & btcf_insn_range)
-		fprintf(out, "\tinst %u,%u", seg->insn_offset,
-			seg->insn_offset + bt_seg_ninsn(ft, seg) - 1);
+	if (flags & btcf_insn_range) {
+		bt_line_str(&l, "\tinst ");
+		bt_line_uint(&l, seg->insn_offset);
+		bt_line_put(&l, ",", 1);
+		bt_line_uint(&l, seg->insn_offset + bt_seg_ninsn(ft, seg) - 1);
+	}
 
 	if (flags & btcf_src_line) {
-		fputs("\tat ", out);
+		bt_line_str(&l, "\tat ");
 		if (key->sym && key->file) {
-			fputs(key->file, out);
+			bt_line_str(&l, key->file);
 			bt_seg_lines(ft, image, number, key->file, &begin,
 				     &end);
+			/* Lines are positive: 0 is never recorded.  */
 			if (begin <= end) {
-				fprintf(out, ":%d", begin);
-				if (end != begin)
-					fprintf(out, ",%d", end);
+				bt_line_put(&l, ":", 1);
+				bt_line_uint(&l, (unsigned int) begin);
+				if (end != begin) {
+					bt_line_put(&l, ",", 1);
+					bt_line_uint(&l, (unsigned int) end);
+				}
 			}
 		}
 	}
-	fputc('\n', out);
+	bt_line_put(&l, "\n", 1);
+	bt_line_flush(&l);
 }
 
 static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
