@@ -178,12 +178,12 @@ void bt_json_string(FILE *out, const char *text)
 	fputc('"', out);
 }
 
-/* One line of output gathered for one fwrite: stdio's cost per call
+/* Lines of output gathered for one fwrite: stdio's cost per call
    (fprintf most of all) was most of printing a million-line history.  */
 struct bt_line {
 	FILE *out;
 	size_t n;
-	char text[2048];
+	char text[16384];
 };
 
 static void bt_line_flush(struct bt_line *l)
@@ -210,68 +210,79 @@ static void bt_line_str(struct bt_line *l, const char *s)
 	bt_line_put(l, s, strlen(s));
 }
 
-/* N in decimal, as "%u" prints it.  */
+/* N in decimal, as "%u" prints it; two digits a step.  */
 static void bt_line_uint(struct bt_line *l, unsigned int n)
 {
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
 	char digits[16], *p = digits + sizeof(digits);
 
-	do {
-		*--p = (char) ('0' + n % 10);
-		n /= 10;
-	} while (n);
+	while (n >= 100) {
+		unsigned int k = (n % 100) * 2;
+
+		n /= 100;
+		*--p = pairs[k + 1];
+		*--p = pairs[k];
+	}
+	if (n >= 10) {
+		*--p = pairs[n * 2 + 1];
+		*--p = pairs[n * 2];
+	} else
+		*--p = (char) ('0' + n);
 	bt_line_put(l, p, (size_t) (digits + sizeof(digits) - p));
 }
 
-static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
+static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 			 const struct bt_image *image, uint32_t number,
 			 int flags)
 {
 	const struct bt_seg *seg = bt_ftrace_seg(ft, number);
 	const struct bt_func_key *key = bt_seg_key(ft, seg);
-	struct bt_line l = { .out = out };
 	char name[1024];
 	int begin, end;
 
-	bt_line_uint(&l, number);
-	bt_line_put(&l, "\t", 1);
+	bt_line_uint(l, number);
+	bt_line_put(l, "\t", 1);
 	if (seg->errcode) {
-		bt_line_flush(&l);
-		bt_print_gap(out, ft->format, seg->errcode);
+		bt_line_flush(l);
+		bt_print_gap(l->out, ft->format, seg->errcode);
 		return;
 	}
 
 	if (flags & btcf_indent)
 		for (int i = 0; i < seg->level + ft->level; ++i)
-			bt_line_put(&l, "  ", 2);
+			bt_line_put(l, "  ", 2);
 
-	bt_line_str(&l, bt_key_name(key, name, sizeof(name)));
+	bt_line_str(l, bt_key_name(key, name, sizeof(name)));
 
 	if (flags & btcf_insn_range) {
-		bt_line_str(&l, "\tinst ");
-		bt_line_uint(&l, seg->insn_offset);
-		bt_line_put(&l, ",", 1);
-		bt_line_uint(&l, seg->insn_offset + bt_seg_ninsn(ft, seg) - 1);
+		bt_line_str(l, "\tinst ");
+		bt_line_uint(l, seg->insn_offset);
+		bt_line_put(l, ",", 1);
+		bt_line_uint(l, seg->insn_offset + bt_seg_ninsn(ft, seg) - 1);
 	}
 
 	if (flags & btcf_src_line) {
-		bt_line_str(&l, "\tat ");
+		bt_line_str(l, "\tat ");
 		if (key->sym && key->file) {
-			bt_line_str(&l, key->file);
+			bt_line_str(l, key->file);
 			bt_seg_lines(ft, image, number, key->file, &begin,
 				     &end);
 			/* Lines are positive: 0 is never recorded.  */
 			if (begin <= end) {
-				bt_line_put(&l, ":", 1);
-				bt_line_uint(&l, (unsigned int) begin);
+				bt_line_put(l, ":", 1);
+				bt_line_uint(l, (unsigned int) begin);
 				if (end != begin) {
-					bt_line_put(&l, ",", 1);
-					bt_line_uint(&l, (unsigned int) end);
+					bt_line_put(l, ",", 1);
+					bt_line_uint(l, (unsigned int) end);
 				}
 			}
 		}
 	}
-	bt_line_put(&l, "\n", 1);
-	bt_line_flush(&l);
+	bt_line_put(l, "\n", 1);
 }
 
 static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
@@ -363,6 +374,7 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 {
 	struct bt_hist_it begin = { 0 }, end = { 0 }, it;
 	int at_edge, errcode, first = 1;
+	struct bt_line *l;
 
 	if (!out || !ft || !range)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
@@ -377,6 +389,12 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 		return 0;
 	}
 
+	/* Not zeroed: the buffer is written before it is read.  */
+	l = malloc(sizeof(*l));
+	if (!l)
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	l->out = out;
+	l->n = 0;
 	if (json)
 		fputc('[', out);
 	for (it = begin; it.index < end.index; bt_call_next(ft, &it, 1)) {
@@ -384,9 +402,11 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 			bt_print_seg_json(out, ft, image, it.index + 1, flags,
 					  first);
 		else
-			bt_print_seg(out, ft, image, it.index + 1, flags);
+			bt_print_seg(l, ft, image, it.index + 1, flags);
 		first = 0;
 	}
+	bt_line_flush(l);
+	free(l);
 	if (json)
 		fputs(first ? "]\n" : "\n]\n", out);
 	return 0;
