@@ -49,6 +49,7 @@ static int bt_cus_add(struct bt_cus *cus, size_t *cap, Dwarf_Off die_off)
 	}
 	cus->v[cus->n].die_off = die_off;
 	cus->v[cus->n].loaded = 0;
+	cus->v[cus->n].indexed = 0;
 	cus->n += 1;
 	return 0;
 }
@@ -70,9 +71,81 @@ static int bt_cus_load(struct bt_symtab *st, uint32_t i)
 	return errcode < 0 ? errcode : 1;
 }
 
-/* Index the CUs by their ranges (their DIEs' own attributes, not their
-   children).  A CU without ranges is read now: nothing bounds where its
-   functions may be.  */
+/* The CU whose DIE is at DIE_OFF, or -1; CUs are in offset order.  */
+static long bt_cus_find(const struct bt_cus *cus, Dwarf_Off die_off)
+{
+	size_t lo = 0, hi = cus->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cus->v[mid].die_off == die_off)
+			return (long) mid;
+		if (cus->v[mid].die_off < die_off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* The ranges .debug_aranges gives the CUs, as GDB reads them (without
+   reading any DIE: a CU DIE's own ranges cost as much as all the rest).  */
+static int bt_cus_index_aranges(struct bt_symtab *st, size_t *rcap)
+{
+	struct bt_cus *cus = &st->cus;
+	Dwarf_Aranges *aranges;
+	size_t n;
+	int errcode;
+
+	if (dwarf_getaranges(st->dwarf, &aranges, &n) != 0)
+		return 0;
+	for (size_t k = 0; k < n; ++k) {
+		Dwarf_Arange *ar = dwarf_onearange(aranges, k);
+		Dwarf_Addr low;
+		Dwarf_Word len;
+		Dwarf_Off die_off;
+		long i;
+
+		if (!ar || dwarf_getarangeinfo(ar, &low, &len, &die_off) != 0)
+			continue;
+		i = bt_cus_find(cus, die_off);
+		if (i < 0 || !len)
+			continue;
+		cus->v[i].indexed = 1;
+		errcode = bt_cus_add_range(cus, rcap, low, low + len,
+					   (uint32_t) i);
+		if (errcode < 0)
+			return errcode;
+	}
+	return 0;
+}
+
+/* The ranges of CU number I from its DIE, for a CU that .debug_aranges
+   does not cover.  A CU without ranges is read now: nothing bounds where
+   its functions may be.  */
+static int bt_cus_index_die(struct bt_symtab *st, uint32_t i, size_t *rcap)
+{
+	struct bt_cus *cus = &st->cus;
+	Dwarf_Die cu;
+	Dwarf_Addr base, low, high;
+	ptrdiff_t roff = 0;
+	int ranged = 0, errcode;
+
+	if (!dwarf_offdie(st->dwarf, cus->v[i].die_off, &cu))
+		return 0;
+	while ((roff = dwarf_ranges(&cu, roff, &base, &low, &high)) > 0) {
+		ranged = 1;
+		if (low >= high)
+			continue;
+		errcode = bt_cus_add_range(cus, rcap, low, high, i);
+		if (errcode < 0)
+			return errcode;
+	}
+	return ranged ? 0 : bt_cus_load(st, i);
+}
+
+/* Index the CUs by their ranges.  */
 static int bt_cus_index(struct bt_symtab *st)
 {
 	struct bt_cus *cus = &st->cus;
@@ -82,34 +155,17 @@ static int bt_cus_index(struct bt_symtab *st)
 
 	while (dwarf_nextcu(st->dwarf, off, &next, &hsize, NULL, NULL,
 			    NULL) == 0) {
-		Dwarf_Die cu;
-		Dwarf_Addr base, low, high;
-		ptrdiff_t roff = 0;
-		uint32_t i = (uint32_t) cus->n;
-		int ranged = 0;
-
-		if (dwarf_offdie(st->dwarf, off + hsize, &cu)) {
-			errcode = bt_cus_add(cus, &cap, off + hsize);
-			if (errcode < 0)
-				return errcode;
-			while ((roff = dwarf_ranges(&cu, roff, &base, &low,
-						    &high)) > 0) {
-				ranged = 1;
-				if (low >= high)
-					continue;
-				errcode = bt_cus_add_range(cus, &rcap, low,
-							   high, i);
-				if (errcode < 0)
-					return errcode;
-			}
-			if (!ranged) {
-				errcode = bt_cus_load(st, i);
-				if (errcode < 0)
-					return errcode;
-			}
-		}
+		errcode = bt_cus_add(cus, &cap, off + hsize);
+		if (errcode < 0)
+			return errcode;
 		off = next;
 	}
+	errcode = bt_cus_index_aranges(st, &rcap);
+	for (size_t i = 0; errcode >= 0 && i < cus->n; ++i)
+		if (!cus->v[i].indexed)
+			errcode = bt_cus_index_die(st, (uint32_t) i, &rcap);
+	if (errcode < 0)
+		return errcode;
 	errcode = bt_symtab_dwarf_sort(st);
 	if (errcode < 0 || !cus->nranges)
 		return errcode;

@@ -32,6 +32,7 @@ struct bt_cu_range {
 struct bt_cu {
 	Dwarf_Off die_off;
 	int loaded;               /* its functions are in dfuncs */
+	int indexed;              /* .debug_aranges gave its ranges */
 };
 
 /* The object's CUs, and their ranges sorted by low for finding the CUs
