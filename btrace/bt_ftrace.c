@@ -27,13 +27,11 @@ static void bt_prefault(void *addr, size_t size)
 			       MADV_POPULATE_WRITE);
 }
 
-static int bt_grow(void **array, size_t *cap, size_t count, size_t size)
+static int bt_grow_slow(void **array, size_t *cap, size_t size)
 {
 	size_t ncap;
 	void *grown;
 
-	if (count < *cap)
-		return 0;
 	ncap = *cap ? 2 * *cap : 256;
 	grown = realloc(*array, ncap * size);
 	if (!grown)
@@ -42,6 +40,13 @@ static int bt_grow(void **array, size_t *cap, size_t count, size_t size)
 	*array = grown;
 	*cap = ncap;
 	return 0;
+}
+
+/* Inline: called once or twice per block, it rarely has to grow.  */
+static inline int bt_grow(void **array, size_t *cap, size_t count,
+			  size_t size)
+{
+	return count < *cap ? 0 : bt_grow_slow(array, cap, size);
 }
 
 static size_t bt_key_hash(const struct bt_func_key *key, size_t size)
@@ -414,8 +419,8 @@ static uint8_t bt_hi_index(struct bt_ftrace *ft, uint32_t hi)
 	return 0;
 }
 
-static int bt_push_raw(struct bt_ftrace *ft, uint32_t ip_lo, uint32_t ninsn,
-		       uint32_t end_off)
+static inline int bt_push_raw(struct bt_ftrace *ft, uint32_t ip_lo,
+			      uint32_t ninsn, uint32_t end_off)
 {
 	struct bt_block *b;
 	int errcode;
@@ -431,9 +436,10 @@ static int bt_push_raw(struct bt_ftrace *ft, uint32_t ip_lo, uint32_t ninsn,
 	return 0;
 }
 
-static int bt_push_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
-			 uint32_t ninsn, enum bt_insn_class iclass,
-			 unsigned int last_size)
+static inline int bt_push_block(struct bt_ftrace *ft, uint64_t ip,
+				uint64_t end_ip, uint32_t ninsn,
+				enum bt_insn_class iclass,
+				unsigned int last_size)
 {
 	struct bt_seg *seg = &ft->segs[ft->nsegs - 1];
 	uint32_t hi = (uint32_t) (ip >> 32);
@@ -521,9 +527,14 @@ int bt_ftrace_add_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 		if (errcode < 0)
 			return errcode;
 
-		if (end_ip < hi)
+		if (end_ip < hi) {
+			/* Most blocks: one function, fitting the encoding.  */
+			if (end_ip - ip <= UINT16_MAX && ninsn <= UINT16_MAX)
+				return bt_push_block(ft, ip, end_ip, ninsn,
+						     iclass, last_size);
 			return bt_append_block(ft, ip, end_ip, ninsn, iclass,
 					       last_size);
+		}
 
 		/* The function changes inside the block (code falls through
 		   into the next symbol): cut it there.  */
