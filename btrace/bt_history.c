@@ -192,7 +192,8 @@ static void bt_line_flush(struct bt_line *l)
 	l->n = 0;
 }
 
-static void bt_line_put(struct bt_line *l, const char *s, size_t len)
+static inline void bt_line_put(struct bt_line *l, const char *s,
+			       size_t len)
 {
 	if (l->n + len > sizeof(l->text)) {
 		bt_line_flush(l);
@@ -205,21 +206,28 @@ static void bt_line_put(struct bt_line *l, const char *s, size_t len)
 	l->n += len;
 }
 
-static void bt_line_str(struct bt_line *l, const char *s)
+static inline void bt_line_str(struct bt_line *l, const char *s)
 {
 	bt_line_put(l, s, strlen(s));
 }
 
-/* N in decimal, as "%u" prints it; two digits a step.  */
-static void bt_line_uint(struct bt_line *l, unsigned int n)
+/* N in decimal, as "%u" prints it, written in place two digits a step.  */
+static inline void bt_line_uint(struct bt_line *l, unsigned int n)
 {
 	static const char pairs[] =
 		"00010203040506070809101112131415161718192021222324"
 		"25262728293031323334353637383940414243444546474849"
 		"50515253545556575859606162636465666768697071727374"
 		"75767778798081828384858687888990919293949596979899";
-	char digits[16], *p = digits + sizeof(digits);
+	size_t len = 1;
+	char *p;
 
+	for (unsigned int m = n; m >= 10; m /= 10)
+		len += 1;
+	if (l->n + len > sizeof(l->text))
+		bt_line_flush(l);
+	l->n += len;
+	p = l->text + l->n;
 	while (n >= 100) {
 		unsigned int k = (n % 100) * 2;
 
@@ -232,7 +240,6 @@ static void bt_line_uint(struct bt_line *l, unsigned int n)
 		*--p = pairs[n * 2];
 	} else
 		*--p = (char) ('0' + n);
-	bt_line_put(l, p, (size_t) (digits + sizeof(digits) - p));
 }
 
 static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
