@@ -346,9 +346,10 @@ static int bt_update_function(struct bt_ftrace *ft, uint64_t pc, uint32_t key,
 /* The longest block a segment stores: its count is a byte.  */
 enum { bt_block_max = UINT8_MAX };
 
-static int bt_push_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
-			 uint32_t ninsn, enum bt_insn_class iclass,
-			 unsigned int last_size)
+static inline int bt_push_block(struct bt_ftrace *ft, uint64_t ip,
+				uint64_t end_ip, uint32_t ninsn,
+				enum bt_insn_class iclass,
+				unsigned int last_size)
 {
 	uint32_t seg = bt_nsegs(ft), hi = (uint32_t) (ip >> 32);
 	int errcode, index;
@@ -437,9 +438,14 @@ int bt_ftrace_add_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 		if (errcode < 0)
 			return errcode;
 
-		if (end_ip < hi)
+		if (end_ip < hi) {
+			/* Most blocks: one function, fitting the encoding.  */
+			if (ninsn <= bt_block_max)
+				return bt_push_block(ft, ip, end_ip, ninsn,
+						     iclass, last_size);
 			return bt_append_block(ft, ip, end_ip, ninsn, iclass,
 					       last_size);
+		}
 
 		/* The function changes inside the block (code falls through
 		   into the next symbol): cut it there.  */

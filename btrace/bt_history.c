@@ -175,46 +175,120 @@ void bt_json_string(FILE *out, const char *text)
 	fputc('"', out);
 }
 
-static void bt_print_seg(FILE *out, const struct bt_ftrace *ft,
+/* Lines of output gathered for one fwrite: stdio's cost per call
+   (fprintf most of all) was most of printing a million-line history.  */
+struct bt_line {
+	FILE *out;
+	size_t n;
+	char text[16384];
+};
+
+static void bt_line_flush(struct bt_line *l)
+{
+	fwrite(l->text, 1, l->n, l->out);
+	l->n = 0;
+}
+
+static inline void bt_line_put(struct bt_line *l, const char *s,
+			       size_t len)
+{
+	if (l->n + len > sizeof(l->text)) {
+		bt_line_flush(l);
+		if (len > sizeof(l->text)) {
+			fwrite(s, 1, len, l->out);
+			return;
+		}
+	}
+	memcpy(l->text + l->n, s, len);
+	l->n += len;
+}
+
+static inline void bt_line_str(struct bt_line *l, const char *s)
+{
+	bt_line_put(l, s, strlen(s));
+}
+
+/* N in decimal, as "%u" prints it, written in place two digits a step.  */
+static inline void bt_line_uint(struct bt_line *l, unsigned int n)
+{
+	static const char pairs[] =
+		"00010203040506070809101112131415161718192021222324"
+		"25262728293031323334353637383940414243444546474849"
+		"50515253545556575859606162636465666768697071727374"
+		"75767778798081828384858687888990919293949596979899";
+	size_t len = 1;
+	char *p;
+
+	for (unsigned int m = n; m >= 10; m /= 10)
+		len += 1;
+	if (l->n + len > sizeof(l->text))
+		bt_line_flush(l);
+	l->n += len;
+	p = l->text + l->n;
+	while (n >= 100) {
+		unsigned int k = (n % 100) * 2;
+
+		n /= 100;
+		*--p = pairs[k + 1];
+		*--p = pairs[k];
+	}
+	if (n >= 10) {
+		*--p = pairs[n * 2 + 1];
+		*--p = pairs[n * 2];
+	} else
+		*--p = (char) ('0' + n);
+}
+
+static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 			 const struct bt_image *image, uint32_t number,
 			 int flags)
 {
 	const struct bt_func_key *key = bt_seg_func(ft, number);
 	int errcode = bt_seg_errcode(ft, number);
-	uint32_t first = bt_seg_insn_offset(ft, number);
 	char name[1024];
 	int begin, end;
 
-	fprintf(out, "%u\t", number);
+	bt_line_uint(l, number);
+	bt_line_put(l, "\t", 1);
 	if (errcode) {
-		bt_print_gap(out, ft->format, errcode);
+		bt_line_flush(l);
+		bt_print_gap(l->out, ft->format, errcode);
 		return;
 	}
 
 	if (flags & btcf_indent)
 		for (int i = 0; i < bt_seg_level(ft, number) + ft->level; ++i)
-			fputs("  ", out);
+			bt_line_put(l, "  ", 2);
 
-	fputs(bt_key_name(key, name, sizeof(name)), out);
+	bt_line_str(l, bt_key_name(key, name, sizeof(name)));
 
-	if (flags & btcf_insn_range)
-		fprintf(out, "\tinst %u,%u", first,
-			first + bt_seg_ninsn(ft, number) - 1);
+	if (flags & btcf_insn_range) {
+		uint32_t first = bt_seg_insn_offset(ft, number);
+
+		bt_line_str(l, "\tinst ");
+		bt_line_uint(l, first);
+		bt_line_put(l, ",", 1);
+		bt_line_uint(l, first + bt_seg_ninsn(ft, number) - 1);
+	}
 
 	if (flags & btcf_src_line) {
-		fputs("\tat ", out);
+		bt_line_str(l, "\tat ");
 		if (key->sym && key->file) {
-			fputs(key->file, out);
+			bt_line_str(l, key->file);
 			bt_seg_lines(ft, image, number, key->file, &begin,
 				     &end);
+			/* Lines are positive: 0 is never recorded.  */
 			if (begin <= end) {
-				fprintf(out, ":%d", begin);
-				if (end != begin)
-					fprintf(out, ",%d", end);
+				bt_line_put(l, ":", 1);
+				bt_line_uint(l, (unsigned int) begin);
+				if (end != begin) {
+					bt_line_put(l, ",", 1);
+					bt_line_uint(l, (unsigned int) end);
+				}
 			}
 		}
 	}
-	fputc('\n', out);
+	bt_line_put(l, "\n", 1);
 }
 
 static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
@@ -308,6 +382,7 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 {
 	struct bt_hist_it begin = { 0 }, end = { 0 }, it;
 	int at_edge, errcode, first = 1;
+	struct bt_line *l;
 
 	if (!out || !ft || !range)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
@@ -322,6 +397,12 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 		return 0;
 	}
 
+	/* Not zeroed: the buffer is written before it is read.  */
+	l = malloc(sizeof(*l));
+	if (!l)
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	l->out = out;
+	l->n = 0;
 	if (json)
 		fputc('[', out);
 	for (it = begin; it.index < end.index; bt_call_next(ft, &it, 1)) {
@@ -329,9 +410,11 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 			bt_print_seg_json(out, ft, image, it.index + 1, flags,
 					  first);
 		else
-			bt_print_seg(out, ft, image, it.index + 1, flags);
+			bt_print_seg(l, ft, image, it.index + 1, flags);
 		first = 0;
 	}
+	bt_line_flush(l);
+	free(l);
 	if (json)
 		fputs(first ? "]\n" : "\n]\n", out);
 	return 0;

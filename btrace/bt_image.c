@@ -344,6 +344,12 @@ static const struct bt_symtab *bt_image_symtab(const struct bt_image *image,
 	return image->symtabs[sec->symtab];
 }
 
+const struct bt_symtab *bt_image_symtab_at(const struct bt_image *image,
+					   uint64_t pc)
+{
+	return image ? bt_image_symtab(image, pc) : NULL;
+}
+
 int bt_image_func(const struct bt_image *image, uint64_t pc,
 		  struct bt_func_key *key, uint64_t *end)
 {

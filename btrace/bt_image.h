@@ -6,6 +6,7 @@
 #include "btrace/ptbtrace.h"
 
 struct pt_image;
+struct bt_symtab;
 
 /* What GDB compares to tell functions apart (ftrace_function_switched):
    the minimal symbol, the full symbol and its file.  Any may be NULL.  */
@@ -56,6 +57,11 @@ int bt_image_line_range(const struct bt_image *image, uint64_t pc,
 /* The line-table row of PC (bt_symtab_line_bounds).  */
 int bt_image_line_bounds(const struct bt_image *image, uint64_t pc,
 			 uint64_t *start, uint64_t *end);
+
+/* The symbol table of the object mapped at PC, or NULL (for tests of
+   what the lookups read).  */
+const struct bt_symtab *bt_image_symtab_at(const struct bt_image *image,
+					   uint64_t pc);
 
 /* Whether two identities differ, by GDB's rules.  */
 int bt_func_key_switched(const struct bt_func_key *old,

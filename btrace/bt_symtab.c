@@ -246,10 +246,8 @@ static int bt_symtab_load(struct bt_symtab *st)
 	errcode = bt_symtab_load_sections(st);
 	if (errcode < 0)
 		return errcode;
-	errcode = bt_symtab_load_msyms(st);
-	if (errcode < 0)
-		return errcode;
-	return bt_symtab_load_dwarf(st);
+	/* DWARF waits for its first question (bt_symtab_cu.c).  */
+	return bt_symtab_load_msyms(st);
 }
 
 static int bt_symtab_finish_open(struct bt_symtab **symtab,
@@ -342,6 +340,7 @@ void bt_symtab_free(struct bt_symtab *st)
 	free(st->xsecs);
 	free(st->dsecs);
 	free(st->dfuncs);
+	bt_cus_fini(&st->cus);
 	free(st);
 }
 
@@ -536,9 +535,11 @@ static void bt_msyms_boundary(const struct bt_msyms *t, uint64_t addr,
 	}
 }
 
-uint64_t bt_symtab_boundary(const struct bt_symtab *st, uint64_t pc)
+uint64_t bt_symtab_boundary(const struct bt_symtab *cst, uint64_t pc)
 {
-	uint64_t addr, hi = UINT64_MAX;
+	/* The lookup reads the CUs it needs into the symtab's cache.  */
+	struct bt_symtab *st = (struct bt_symtab *) cst;
+	uint64_t addr, hi = UINT64_MAX, cu_hi = UINT64_MAX;
 	const struct bt_xsec *sec;
 	size_t lo, top;
 
@@ -552,20 +553,23 @@ uint64_t bt_symtab_boundary(const struct bt_symtab *st, uint64_t pc)
 	bt_msyms_boundary(&st->main_syms, addr, &hi);
 	bt_msyms_boundary(&st->debug_syms, addr, &hi);
 
+	/* Functions of CUs not read yet lie at or above CU_HI.  */
+	if (bt_symtab_dwarf_need(st, addr, &cu_hi) == 0 && cu_hi < hi)
+		hi = cu_hi;
 	lo = 0;
-	top = st->ndfuncs;
+	top = st->nsorted;
 	while (lo < top) {
 		size_t mid = lo + (top - lo) / 2;
 
-		if (st->dfuncs[mid].low <= addr)
+		if (st->dfuncs[mid].f.low <= addr)
 			lo = mid + 1;
 		else
 			top = mid;
 	}
-	if (lo < st->ndfuncs && st->dfuncs[lo].low < hi)
-		hi = st->dfuncs[lo].low;
+	if (lo < st->nsorted && st->dfuncs[lo].f.low < hi)
+		hi = st->dfuncs[lo].f.low;
 	for (size_t k = lo; k > 0 && lo - k < 8; --k) {
-		const struct bt_dfunc *d = &st->dfuncs[k - 1];
+		const struct bt_dfunc *d = &st->dfuncs[k - 1].f;
 
 		if (d->high > addr && d->high < hi)
 			hi = d->high;

@@ -12,10 +12,14 @@
 
 static int bt_dfunc_cmp(const void *a, const void *b)
 {
-	const struct bt_dfunc *l = a, *r = b;
+	const struct bt_dfunc_ent *l = a, *r = b;
 
-	if (l->low != r->low)
-		return l->low < r->low ? -1 : 1;
+	if (l->f.low != r->f.low)
+		return l->f.low < r->f.low ? -1 : 1;
+	if (l->cu != r->cu)
+		return l->cu < r->cu ? -1 : 1;
+	if (l->seq != r->seq)
+		return l->seq < r->seq ? -1 : 1;
 	return 0;
 }
 
@@ -80,7 +84,7 @@ static const char *bt_symtab_func_name(Dwarf_Die *cu, Dwarf_Die *die)
 	return linkage ? linkage : dwarf_diename(die);
 }
 
-static int bt_symtab_add_dfunc(struct bt_symtab *st, size_t *cap,
+static int bt_symtab_add_dfunc(struct bt_symtab *st, uint32_t cu_index,
 			       Dwarf_Die *cu, Dwarf_Die *die)
 {
 	Dwarf_Addr low, high, base, entry = 0;
@@ -95,25 +99,30 @@ static int bt_symtab_add_dfunc(struct bt_symtab *st, size_t *cap,
 
 	/* A function may have several ranges (hot/cold parts).  */
 	while ((off = dwarf_ranges(die, off, &base, &low, &high)) > 0) {
-		if (st->ndfuncs == *cap) {
-			size_t ncap = *cap ? 2 * *cap : 64;
-			struct bt_dfunc *d = realloc(st->dfuncs,
-						     ncap * sizeof(*d));
+		struct bt_dfunc_ent *e;
+
+		if (st->ndfuncs == st->dfuncs_cap) {
+			size_t ncap = st->dfuncs_cap ? 2 * st->dfuncs_cap : 64;
+			struct bt_dfunc_ent *d = realloc(st->dfuncs,
+							 ncap * sizeof(*d));
 
 			if (!d)
 				return -bte_nomem;
 			st->dfuncs = d;
-			*cap = ncap;
+			st->dfuncs_cap = ncap;
 		}
-		st->dfuncs[st->ndfuncs].low = low;
-		st->dfuncs[st->ndfuncs].high = high;
-		st->dfuncs[st->ndfuncs].name = name;
-		st->dfuncs[st->ndfuncs].file = file;
 		if (!has_entry) {
 			entry = low;
 			has_entry = 1;
 		}
-		st->dfuncs[st->ndfuncs].entry = entry;
+		e = &st->dfuncs[st->ndfuncs];
+		e->f.low = low;
+		e->f.high = high;
+		e->f.name = name;
+		e->f.file = file;
+		e->f.entry = entry;
+		e->cu = cu_index;
+		e->seq = (uint32_t) st->ndfuncs;
 		st->ndfuncs += 1;
 	}
 	return 0;
@@ -121,8 +130,8 @@ static int bt_symtab_add_dfunc(struct bt_symtab *st, size_t *cap,
 
 /* Collect subprograms below DIE, looking into namespaces and classes but
    not into functions (nested ones belong to their parent for GDB).  */
-static int bt_symtab_walk(struct bt_symtab *st, size_t *cap, Dwarf_Die *cu,
-			  Dwarf_Die *parent)
+static int bt_symtab_walk(struct bt_symtab *st, uint32_t cu_index,
+			  Dwarf_Die *cu, Dwarf_Die *parent)
 {
 	Dwarf_Die child;
 	int errcode;
@@ -132,12 +141,13 @@ static int bt_symtab_walk(struct bt_symtab *st, size_t *cap, Dwarf_Die *cu,
 	do {
 		switch (dwarf_tag(&child)) {
 		case DW_TAG_subprogram:
-			errcode = bt_symtab_add_dfunc(st, cap, cu, &child);
+			errcode = bt_symtab_add_dfunc(st, cu_index, cu,
+						      &child);
 			break;
 		case DW_TAG_namespace:
 		case DW_TAG_class_type:
 		case DW_TAG_structure_type:
-			errcode = bt_symtab_walk(st, cap, cu, &child);
+			errcode = bt_symtab_walk(st, cu_index, cu, &child);
 			break;
 		default:
 			errcode = 0;
@@ -149,49 +159,49 @@ static int bt_symtab_walk(struct bt_symtab *st, size_t *cap, Dwarf_Die *cu,
 	return 0;
 }
 
-int bt_symtab_load_dwarf(struct bt_symtab *st)
+int bt_symtab_dwarf_cu_funcs(struct bt_symtab *st, Dwarf_Die *cu,
+			     uint32_t cu_index)
 {
-	Dwarf_Off off = 0, next;
-	size_t hsize, cap = 0;
-	int errcode;
+	return bt_symtab_walk(st, cu_index, cu, cu);
+}
 
-	st->dwarf = dwarf_begin_elf(st->debug_elf ? st->debug_elf : st->elf,
-				    DWARF_C_READ, NULL);
-	if (!st->dwarf)
+int bt_symtab_dwarf_sort(struct bt_symtab *st)
+{
+	size_t n = st->ndfuncs, k = st->nsorted, i = 0, j = k, out = 0;
+	struct bt_dfunc_ent *merged;
+
+	if (k == n)
 		return 0;
-
-	while (dwarf_nextcu(st->dwarf, off, &next, &hsize, NULL, NULL,
-			    NULL) == 0) {
-		Dwarf_Die cu;
-
-		if (dwarf_offdie(st->dwarf, off + hsize, &cu)) {
-			errcode = bt_symtab_walk(st, &cap, &cu, &cu);
-			if (errcode < 0)
-				return errcode;
+	qsort(st->dfuncs + k, n - k, sizeof(*st->dfuncs), bt_dfunc_cmp);
+	if (k) {
+		/* A merge, not a sort of all: CUs are read one at a time.  */
+		merged = malloc(n * sizeof(*merged));
+		if (!merged)
+			return -bte_nomem;
+		while (i < k || j < n) {
+			if (j == n || (i < k && bt_dfunc_cmp(&st->dfuncs[i],
+							     &st->dfuncs[j]) <= 0))
+				merged[out++] = st->dfuncs[i++];
+			else
+				merged[out++] = st->dfuncs[j++];
 		}
-		off = next;
+		memcpy(st->dfuncs, merged, n * sizeof(*merged));
+		free(merged);
 	}
-	if (st->ndfuncs)
-		qsort(st->dfuncs, st->ndfuncs, sizeof(*st->dfuncs),
-		      bt_dfunc_cmp);
+	st->nsorted = n;
 	return 0;
 }
 
-int bt_symtab_dfunc(const struct bt_symtab *st, uint64_t pc,
-		    struct bt_dfunc *out)
+/* The function of the sorted ones holding ADDR (link-time), or NULL.  */
+static const struct bt_dfunc *bt_symtab_dfunc_at(const struct bt_symtab *st,
+						 uint64_t addr)
 {
-	size_t lo = 0, hi;
-	uint64_t addr;
+	size_t lo = 0, hi = st->nsorted;
 
-	if (!st || !st->ndfuncs)
-		return -bte_notfound;
-	addr = pc - st->bias;
-
-	hi = st->ndfuncs;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (st->dfuncs[mid].low <= addr)
+		if (st->dfuncs[mid].f.low <= addr)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -199,17 +209,35 @@ int bt_symtab_dfunc(const struct bt_symtab *st, uint64_t pc,
 	/* Ranges do not nest at the top level; look back a little for an
 	   enclosing range in case of overlapping cold parts.  */
 	for (size_t k = lo; k > 0 && lo - k < 8; --k) {
-		const struct bt_dfunc *d = &st->dfuncs[k - 1];
+		const struct bt_dfunc *d = &st->dfuncs[k - 1].f;
 
-		if (addr >= d->low && addr < d->high) {
-			*out = *d;
-			out->low += st->bias;
-			out->high += st->bias;
-			out->entry += st->bias;
-			return 0;
-		}
+		if (addr >= d->low && addr < d->high)
+			return d;
 	}
-	return -bte_notfound;
+	return NULL;
+}
+
+int bt_symtab_dfunc(const struct bt_symtab *cst, uint64_t pc,
+		    struct bt_dfunc *out)
+{
+	/* The lookup reads the CUs it needs into the symtab's cache.  */
+	struct bt_symtab *st = (struct bt_symtab *) cst;
+	const struct bt_dfunc *d;
+	uint64_t addr;
+
+	if (!st)
+		return -bte_notfound;
+	addr = pc - st->bias;
+	if (bt_symtab_dwarf_need(st, addr, NULL) < 0)
+		return -bte_notfound;
+	d = bt_symtab_dfunc_at(st, addr);
+	if (!d)
+		return -bte_notfound;
+	*out = *d;
+	out->low += st->bias;
+	out->high += st->bias;
+	out->entry += st->bias;
+	return 0;
 }
 
 static int bt_row(Dwarf_Lines *rows, size_t i, Dwarf_Addr *addr, int *line,
@@ -277,7 +305,8 @@ static Dwarf_Line *bt_symtab_find_row(Dwarf_Die *cu, uint64_t addr)
 static Dwarf_Line *bt_symtab_pc_row(const struct bt_symtab *st, uint64_t pc,
 				    Dwarf_Die *cu, uint64_t *addr)
 {
-	if (!st || !st->dwarf)
+	if (!st || bt_symtab_dwarf_open((struct bt_symtab *) st) < 0 ||
+	    !st->dwarf)
 		return NULL;
 	*addr = pc - st->bias;
 	if (!dwarf_addrdie(st->dwarf, *addr, cu))

@@ -14,6 +14,38 @@ struct bt_xsec {
 	uint32_t shndx;
 };
 
+/* A DWARF function as read, link-time; CU and SEQ (the order read) break
+   ties between equal starts as the one sort of all CUs used to.  */
+struct bt_dfunc_ent {
+	struct bt_dfunc f;
+	uint32_t cu;
+	uint32_t seq;
+};
+
+/* A range of a CU's code, link-time.  */
+struct bt_cu_range {
+	uint64_t low;
+	uint64_t high;            /* exclusive */
+	uint32_t cu;
+};
+
+struct bt_cu {
+	Dwarf_Off die_off;
+	int loaded;               /* its functions are in dfuncs */
+	int indexed;              /* .debug_aranges gave its ranges */
+};
+
+/* The object's CUs, and their ranges sorted by low for finding the CUs
+   an address is in (bt_symtab_cu.c).  */
+struct bt_cus {
+	struct bt_cu *v;
+	size_t n;
+	size_t nloaded;           /* CUs whose functions were read */
+	struct bt_cu_range *ranges;
+	uint64_t *max_high;       /* the highest high of ranges[0..k] */
+	size_t nranges;
+};
+
 /* One object file's minimal symbols, link-time addresses, sorted.  */
 struct bt_msyms {
 	struct bt_msym *v;
@@ -25,7 +57,10 @@ struct bt_symtab {
 	Elf *elf;
 	int debug_fd;             /* the separate debug file, or -1 */
 	Elf *debug_elf;
+	/* Opened at the first DWARF question (bt_symtab_dwarf_open).  */
+	int dwarf_opened;
 	Dwarf *dwarf;             /* from the file or its debug file */
+	struct bt_cus cus;
 	uint64_t bias;
 
 	/* GDB reads minimal symbols from both files and prefers the
@@ -38,8 +73,10 @@ struct bt_symtab {
 	struct bt_xsec *dsecs;
 	size_t ndsecs;
 	struct bt_msyms data_syms;
-	struct bt_dfunc *dfuncs;  /* link-time, sorted by low */
-	size_t ndfuncs;
+	/* The functions of the CUs read so far: link-time, the first
+	   nsorted sorted by low, then those of the CUs read last.  */
+	struct bt_dfunc_ent *dfuncs;
+	size_t ndfuncs, nsorted, dfuncs_cap;
 
 	/* Strings we built (file names): freed with the symtab.  */
 	char **strings;
@@ -50,7 +87,28 @@ struct bt_symtab {
 /* TEXT kept for the symtab's lifetime, one copy per distinct text.  */
 const char *bt_symtab_intern(struct bt_symtab *st, const char *text);
 
-/* Read the DWARF functions of the file (or its debug file).  */
-int bt_symtab_load_dwarf(struct bt_symtab *st);
+/* Open the DWARF of the file (or its debug file) and index its CUs, at
+   the first call; no DWARF is not an error.  */
+int bt_symtab_dwarf_open(struct bt_symtab *st);
+
+/* Read the functions of every CU whose ranges hold ADDR (link-time), and
+   set *HI (if not NULL) to the first address above ADDR at which that
+   set of CUs may change.  */
+int bt_symtab_dwarf_need(struct bt_symtab *st, uint64_t addr, uint64_t *hi);
+
+/* Read the functions of every CU (for tests that compare with laziness).  */
+int bt_symtab_dwarf_load_all(struct bt_symtab *st);
+
+/* The number of CUs, and in *LOADED how many had their functions read.  */
+size_t bt_symtab_dwarf_cus(const struct bt_symtab *st, size_t *loaded);
+
+void bt_cus_fini(struct bt_cus *cus);
+
+/* Append the functions of CU (number CU_INDEX) to dfuncs, unsorted.  */
+int bt_symtab_dwarf_cu_funcs(struct bt_symtab *st, Dwarf_Die *cu,
+			     uint32_t cu_index);
+
+/* Sort the functions appended since the last sort into the others.  */
+int bt_symtab_dwarf_sort(struct bt_symtab *st);
 
 #endif

@@ -9,6 +9,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_bundle.c \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \
+	btrace/bt_symtab_cu.c \
 	btrace/bt_plt.c btrace/bt_plt.h \
 	btrace/bt_debuglink.c btrace/bt_debuglink.h \
 	btrace/bt_msym_name.c btrace/bt_msym_name.h \
@@ -166,6 +167,12 @@ TESTS += testsuite/unit/bt_symtab_dwarf_test
 testsuite_unit_bt_symtab_dwarf_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_symtab_dwarf_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_symtab_dwarf_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_symtab_cu_test
+TESTS += testsuite/unit/bt_symtab_cu_test
+testsuite_unit_bt_symtab_cu_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS) $(LIBDW_CFLAGS)
+testsuite_unit_bt_symtab_cu_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_symtab_cu_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_plt_test
 TESTS += testsuite/unit/bt_plt_test

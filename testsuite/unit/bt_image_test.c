@@ -2,6 +2,7 @@
    copies, and the vDSO of this very process.  */
 #include "btrace/ptbtrace.h"
 #include "btrace/bt_image.h"
+#include "btrace/bt_symtab.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
 #include <gelf.h>
@@ -275,4 +276,23 @@ Test(bt_image, the_build_id_must_match)
 	cr_assert_eq(bt_image_alloc(&image, &corpus.bundle, &diag),
 		     -bte_bad_elf);
 	cr_assert_not_null(strstr(diag.text, "build-id"), "%s", diag.text);
+}
+
+/* The symbol table behind an address is the mapped object's, and none
+   where nothing is mapped.  */
+Test(bt_image, the_symtab_of_an_address)
+{
+	struct bt_image *image;
+	const struct bt_symtab *st;
+	struct bt_msym msym;
+
+	cr_assert_eq(bt_corpus_calls(&corpus), 0);
+	image = image_of(&corpus.bundle);
+	st = bt_image_symtab_at(image, corpus.main.address);
+	cr_assert_not_null(st);
+	cr_assert_eq(bt_symtab_msym(st, corpus.main.address, &msym), 0);
+	cr_assert_str_eq(msym.name, "main");
+	cr_assert_null(bt_image_symtab_at(image, BT_CORPUS_BASE - 1));
+	cr_assert_null(bt_image_symtab_at(NULL, corpus.main.address));
+	bt_image_free(image);
 }
