@@ -130,7 +130,7 @@ static int bt_seg_switched(const struct bt_ftrace *ft, uint32_t seg,
 }
 
 /* GDB's ftrace_new_function: a segment at the end, on its
-   predecessor's level.  */
+   predecessor's level (as bt_segs_append leaves it).  */
 static int bt_new_function(struct bt_ftrace *ft, uint32_t key, uint32_t *out)
 {
 	uint32_t number;
@@ -141,9 +141,6 @@ static int bt_new_function(struct bt_ftrace *ft, uint32_t key, uint32_t *out)
 		return errcode;
 	number = bt_nsegs(ft);
 	bt_segs_set_key(&ft->segs, number, key);
-	if (number > 1)
-		bt_segs_set_level(&ft->segs, number,
-				  bt_seg_level(ft, number - 1));
 	*out = number;
 	return 0;
 }

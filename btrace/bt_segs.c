@@ -255,7 +255,16 @@ int bt_segs_level_at(const struct bt_segs *s, uint32_t number)
 {
 	uint32_t i = number - 1, j = i - i % bt_segs_stride;
 	int64_t level = s->first_level[j / bt_segs_stride];
+	int32_t sum = 0;
+	int wide = 0;
 
+	/* Branch-free over the bytes; an escape is rare.  */
+	for (uint32_t k = j + 1; k <= i; ++k) {
+		sum += s->dlevel[k];
+		wide |= s->dlevel[k] == BT_SEGS_WIDE8S;
+	}
+	if (!wide)
+		return (int) (level + sum);
 	while (++j <= i)
 		level += bt_segs_dlevel(s, j);
 	return (int) level;
@@ -270,8 +279,9 @@ void bt_segs_set_level(struct bt_segs *s, uint32_t number, int level)
 	if (i % bt_segs_stride == 0)
 		s->first_level[i / bt_segs_stride] = level;
 	else
-		bt_segs_put_dlevel(s, i, (int64_t) level -
-				   bt_segs_level_at(s, number - 1));
+		/* The predecessor's level, from the last one's own.  */
+		bt_segs_put_dlevel(s, i, (int64_t) level - s->last_level +
+				   bt_segs_dlevel(s, i));
 	s->last_level = level;
 }
 
