@@ -351,7 +351,7 @@ static inline int bt_push_block(struct bt_ftrace *ft, uint64_t ip,
 	uint32_t seg = bt_nsegs(ft), hi = (uint32_t) (ip >> 32);
 	int errcode, index;
 
-	if (!bt_seg_nnum(ft, seg)) {
+	if (!ft->segs.last_nnum) {
 		/* Past the table's size, a marker block sets the half.  */
 		index = bt_segs_hi_index(&ft->segs, hi);
 		if (index < 0)
@@ -372,10 +372,8 @@ static inline int bt_push_block(struct bt_ftrace *ft, uint64_t ip,
 	if (errcode < 0)
 		return errcode;
 
-	bt_segs_set_bits(&ft->segs, seg, bt_segs_iclass_shift,
-			 bt_segs_iclass_mask, iclass);
-	bt_segs_set_bits(&ft->segs, seg, bt_segs_size_shift, bt_segs_size_mask,
-			 last_size <= bt_segs_size_mask ? last_size : 0);
+	bt_segs_set_last_insn(&ft->segs, seg, iclass,
+			      last_size <= bt_segs_size_mask ? last_size : 0);
 	ft->last_ip = end_ip;
 	if (ft->track_level && bt_seg_level(ft, seg) < ft->min_level)
 		ft->min_level = bt_seg_level(ft, seg);

@@ -146,27 +146,16 @@ int bt_segs_append(struct bt_segs *s)
 	return 0;
 }
 
-int bt_segs_push_block(struct bt_segs *s, uint32_t ip_lo, uint32_t ninsn)
+int bt_segs_grow_blocks(struct bt_segs *s)
 {
-	size_t i = s->nblocks;
+	size_t cap = s->blocks_cap ? 2 * s->blocks_cap : 256;
 
-	if (!s->count || ninsn > UINT8_MAX)
-		return -bte_invalid;
-	if (i == s->blocks_cap) {
-		size_t cap = s->blocks_cap ? 2 * s->blocks_cap : 256;
-
-		if (bt_resize(&s->block_ip, s->blocks_cap, cap,
-			      sizeof(*s->block_ip)) < 0 ||
-		    bt_resize(&s->block_ninsn, s->blocks_cap, cap,
-			      sizeof(*s->block_ninsn)) < 0)
-			return -bte_nomem;
-		s->blocks_cap = cap;
-	}
-	s->block_ip[i] = ip_lo;
-	s->block_ninsn[i] = (uint8_t) ninsn;
-	s->nblocks = i + 1;
-	s->last_nblk += 1;
-	s->last_nnum += ninsn;
+	if (bt_resize(&s->block_ip, s->blocks_cap, cap,
+		      sizeof(*s->block_ip)) < 0 ||
+	    bt_resize(&s->block_ninsn, s->blocks_cap, cap,
+		      sizeof(*s->block_ninsn)) < 0)
+		return -bte_nomem;
+	s->blocks_cap = cap;
 	return 0;
 }
 
@@ -211,22 +200,15 @@ uint32_t bt_segs_link_wide(const struct bt_segs *s, unsigned int field,
 	return bt_wide_get(&s->wide, field, number - 1);
 }
 
-void bt_segs_set_link(struct bt_segs *s, unsigned int field, uint32_t number,
-		      uint32_t value)
+void bt_segs_set_link_wide(struct bt_segs *s, unsigned int field,
+			   uint32_t number, uint32_t value)
 {
 	int16_t *links = field == bt_sf_up ? s->up
 		: field == bt_sf_prev ? s->prev : s->next;
-	int64_t d = (int64_t) value - number;
 
-	if (!value)
-		links[number - 1] = 0;
-	else if (d != 0 && d > INT16_MIN && d <= INT16_MAX)
-		links[number - 1] = (int16_t) d;
-	else {
-		links[number - 1] = BT_SEGS_WIDE16;
-		if (bt_wide_set(&s->wide, field, number - 1, value) < 0)
-			s->error = -bte_nomem;
-	}
+	links[number - 1] = BT_SEGS_WIDE16;
+	if (bt_wide_set(&s->wide, field, number - 1, value) < 0)
+		s->error = -bte_nomem;
 }
 
 /* The level difference of the segment at INDEX to its predecessor.  */
@@ -270,7 +252,7 @@ int bt_segs_level_at(const struct bt_segs *s, uint32_t number)
 	return (int) level;
 }
 
-void bt_segs_set_level(struct bt_segs *s, uint32_t number, int level)
+void bt_segs_set_level_slow(struct bt_segs *s, uint32_t number, int level)
 {
 	uint32_t i = number - 1;
 

@@ -6,6 +6,7 @@
 #define BT_SEGS_H
 
 #include "btrace/bt_wide.h"
+#include "btrace/ptbtrace.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -85,9 +86,6 @@ void bt_segs_fini(struct bt_segs *segs);
    number is SEGS->count.  */
 int bt_segs_append(struct bt_segs *segs);
 
-/* Append a block of NINSN (1..255) instructions at IP_LO, or a marker
-   (NINSN 0, IP_LO the new high half), to the last segment.  */
-int bt_segs_push_block(struct bt_segs *segs, uint32_t ip_lo, uint32_t ninsn);
 
 /* Make the last segment a gap for ERRCODE.  */
 int bt_segs_make_gap(struct bt_segs *segs, int errcode);
@@ -105,12 +103,13 @@ size_t bt_segs_memory(const struct bt_segs *segs);
 /* Out-of-line halves of the accessors below.  */
 uint32_t bt_segs_link_wide(const struct bt_segs *segs, unsigned int field,
 			   uint32_t number);
-void bt_segs_set_link(struct bt_segs *segs, unsigned int field,
-		      uint32_t number, uint32_t value);
+int bt_segs_grow_blocks(struct bt_segs *segs);
+void bt_segs_set_link_wide(struct bt_segs *segs, unsigned int field,
+			   uint32_t number, uint32_t value);
 int bt_segs_level_at(const struct bt_segs *segs, uint32_t number);
 
-/* Set the level of the last segment, NUMBER.  */
-void bt_segs_set_level(struct bt_segs *segs, uint32_t number, int level);
+void bt_segs_set_level_slow(struct bt_segs *segs, uint32_t number,
+			    int level);
 
 /* Add ADJUSTMENT to the level of NUMBER and of every later segment.  */
 void bt_segs_add_level(struct bt_segs *segs, uint32_t number, int adjustment);
@@ -128,6 +127,42 @@ static inline uint32_t bt_segs_link(const struct bt_segs *segs,
 	if (d == BT_SEGS_WIDE16)
 		return bt_segs_link_wide(segs, id, number);
 	return d ? (uint32_t) ((int64_t) number + d) : 0;
+}
+
+/* Append a block of NINSN (1..255) instructions at IP_LO, or a marker
+   (NINSN 0, IP_LO the new high half), to the last segment.  Inline: it
+   runs for every block.  */
+static inline int bt_segs_push_block(struct bt_segs *s, uint32_t ip_lo,
+				     uint32_t ninsn)
+{
+	size_t i = s->nblocks;
+
+	if (!s->count || ninsn > UINT8_MAX)
+		return -bte_invalid;
+	if (i == s->blocks_cap && bt_segs_grow_blocks(s) < 0)
+		return -bte_nomem;
+	s->block_ip[i] = ip_lo;
+	s->block_ninsn[i] = (uint8_t) ninsn;
+	s->nblocks = i + 1;
+	s->last_nblk += 1;
+	s->last_nnum += ninsn;
+	return 0;
+}
+
+/* Set link FIELD (bt_sf_up, _prev, _next) of NUMBER to VALUE.  */
+static inline void bt_segs_set_link(struct bt_segs *s, unsigned int field,
+				    uint32_t number, uint32_t value)
+{
+	int16_t *links = field == bt_sf_up ? s->up
+		: field == bt_sf_prev ? s->prev : s->next;
+	int64_t d = (int64_t) value - number;
+
+	if (!value)
+		links[number - 1] = 0;
+	else if (d != 0 && d > INT16_MIN && d <= INT16_MAX)
+		links[number - 1] = (int16_t) d;
+	else
+		bt_segs_set_link_wide(s, field, number, value);
 }
 
 static inline uint32_t bt_segs_up(const struct bt_segs *s, uint32_t number)
@@ -161,6 +196,26 @@ static inline void bt_segs_set_next(struct bt_segs *s, uint32_t number,
 				    uint32_t next)
 {
 	bt_segs_set_link(s, bt_sf_next, number, next);
+}
+
+/* Set the level of the last segment, NUMBER: inline for the common
+   case, a small step from its predecessor's level.  */
+static inline void bt_segs_set_level(struct bt_segs *s, uint32_t number,
+				     int level)
+{
+	uint32_t i = number - 1;
+
+	if (number == s->count && i % bt_segs_stride &&
+	    s->dlevel[i] != BT_SEGS_WIDE8S) {
+		int64_t d = (int64_t) level - s->last_level + s->dlevel[i];
+
+		if (d > INT8_MIN && d <= INT8_MAX) {
+			s->dlevel[i] = (int8_t) d;
+			s->last_level = level;
+			return;
+		}
+	}
+	bt_segs_set_level_slow(s, number, level);
 }
 
 static inline int bt_segs_level(const struct bt_segs *s, uint32_t number)
@@ -217,6 +272,23 @@ static inline void bt_segs_set_bits(struct bt_segs *s, uint32_t number,
 
 	*bits = (uint16_t) ((*bits & ~(mask << shift)) |
 			    ((value & mask) << shift));
+}
+
+/* The class and size (0 if not known) of NUMBER's last instruction, in
+   one write: this runs for every block.  */
+static inline void bt_segs_set_last_insn(struct bt_segs *s, uint32_t number,
+					 unsigned int iclass,
+					 unsigned int size)
+{
+	uint16_t *bits = &s->bits[number - 1];
+	unsigned int mask = bt_segs_iclass_mask << bt_segs_iclass_shift |
+		bt_segs_size_mask << bt_segs_size_shift;
+
+	unsigned int value = (iclass & bt_segs_iclass_mask)
+		<< bt_segs_iclass_shift
+		| (size & bt_segs_size_mask) << bt_segs_size_shift;
+
+	*bits = (uint16_t) ((*bits & ~mask) | value);
 }
 
 static inline int bt_segs_is_gap(const struct bt_segs *s, uint32_t number)

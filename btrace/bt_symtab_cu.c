@@ -5,7 +5,9 @@
 #include "btrace/bt_symtab_int.h"
 #include "btrace/ptbtrace.h"
 
+#include <gelf.h>
 #include <stdlib.h>
+#include <string.h>
 
 static int bt_cu_range_cmp(const void *a, const void *b)
 {
@@ -183,11 +185,49 @@ static int bt_cus_index(struct bt_symtab *st)
 	return 0;
 }
 
+/* Debug sections no question of ours reads: variable locations, call
+   frames, macros.  libdw inflates every compressed debug section when it
+   opens a file (a third of libc's is location lists), but skips one
+   whose type says it has no bits; the change is to the in-memory
+   section headers only.  */
+static void bt_dwarf_skip_unused(Elf *elf)
+{
+	static const char *const unused[] = {
+		"debug_loc", "debug_loclists", "debug_frame", "debug_macro",
+		"debug_macinfo",
+	};
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr mem, *shdr = gelf_getshdr(scn, &mem);
+		const char *name;
+
+		if (!shdr || shdr->sh_type == SHT_NOBITS)
+			continue;
+		name = elf_strptr(elf, shstrndx, shdr->sh_name);
+		/* ".debug_x", or ".zdebug_x" when GNU-compressed.  */
+		if (!name || (strncmp(name, ".debug_", 7) != 0 &&
+			      strncmp(name, ".zdebug_", 8) != 0))
+			continue;
+		name += name[1] == 'z' ? 2 : 1;
+		for (size_t i = 0; i < sizeof(unused) / sizeof(*unused); ++i)
+			if (strcmp(name, unused[i]) == 0) {
+				shdr->sh_type = SHT_NOBITS;
+				(void) gelf_update_shdr(scn, shdr);
+				break;
+			}
+	}
+}
+
 int bt_symtab_dwarf_open(struct bt_symtab *st)
 {
 	if (st->dwarf_opened)
 		return 0;
 	st->dwarf_opened = 1;
+	bt_dwarf_skip_unused(st->debug_elf ? st->debug_elf : st->elf);
 	st->dwarf = dwarf_begin_elf(st->debug_elf ? st->debug_elf : st->elf,
 				    DWARF_C_READ, NULL);
 	if (!st->dwarf)

@@ -205,3 +205,39 @@ Test(bt_symtab_cu, a_history_reads_only_what_it_shows)
 	bt_ftrace_free(ft);
 	bt_image_free(image);
 }
+
+/* The section type of NAME in ELF, or -1 if it has no such section.  */
+static int section_type(Elf *elf, const char *name)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return -1;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr mem, *shdr = gelf_getshdr(scn, &mem);
+		const char *s = shdr ? elf_strptr(elf, shstrndx, shdr->sh_name)
+			: NULL;
+
+		if (s && strcmp(s, name) == 0)
+			return (int) shdr->sh_type;
+	}
+	return -1;
+}
+
+/* Opening the DWARF leaves out location lists (no question reads them;
+   inflating them was a sixth of a small trace's time) and keeps what
+   functions and lines need.  */
+Test(bt_symtab_cu, location_lists_are_not_inflated)
+{
+	uint64_t vaddr, size;
+	struct bt_symtab *st = open_libc(&vaddr, &size);
+	Elf *elf = st->debug_elf ? st->debug_elf : st->elf;
+
+	if (section_type(elf, ".debug_loclists") < 0)
+		cr_skip_test("libc's DWARF has no .debug_loclists");
+	cr_assert_eq(section_type(elf, ".debug_loclists"), SHT_NOBITS);
+	cr_assert_eq(section_type(elf, ".debug_info"), SHT_PROGBITS);
+	cr_assert_eq(section_type(elf, ".debug_line"), SHT_PROGBITS);
+	bt_symtab_free(st);
+}
