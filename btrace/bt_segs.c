@@ -146,17 +146,36 @@ int bt_segs_append(struct bt_segs *s)
 	return 0;
 }
 
+/* Two arrays that share the capacity *CAP, A of ASIZE-byte elements and
+   B of BSIZE, doubled (FIRST if empty).  */
+static int bt_grow_pair(void *a, size_t asize, void *b, size_t bsize,
+			size_t *cap, size_t first)
+{
+	size_t n = *cap ? 2 * *cap : first;
+
+	if (bt_resize(a, *cap, n, asize) < 0 ||
+	    bt_resize(b, *cap, n, bsize) < 0)
+		return -bte_nomem;
+	*cap = n;
+	return 0;
+}
+
+/* The same two arrays cut to COUNT; see bt_segs_shrink.  */
+static void bt_shrink_pair(void *a, size_t asize, void *b, size_t bsize,
+			   size_t *cap, size_t count)
+{
+	if (!count || count >= *cap)
+		return;
+	(void) bt_resize(a, *cap, count, asize);
+	(void) bt_resize(b, *cap, count, bsize);
+	*cap = count;
+}
+
 int bt_segs_grow_blocks(struct bt_segs *s)
 {
-	size_t cap = s->blocks_cap ? 2 * s->blocks_cap : 256;
-
-	if (bt_resize(&s->block_ip, s->blocks_cap, cap,
-		      sizeof(*s->block_ip)) < 0 ||
-	    bt_resize(&s->block_ninsn, s->blocks_cap, cap,
-		      sizeof(*s->block_ninsn)) < 0)
-		return -bte_nomem;
-	s->blocks_cap = cap;
-	return 0;
+	return bt_grow_pair(&s->block_ip, sizeof(*s->block_ip),
+			    &s->block_ninsn, sizeof(*s->block_ninsn),
+			    &s->blocks_cap, 256);
 }
 
 int bt_segs_make_gap(struct bt_segs *s, int errcode)
@@ -165,16 +184,10 @@ int bt_segs_make_gap(struct bt_segs *s, int errcode)
 
 	if (!number || s->last_nnum || bt_segs_is_gap(s, number))
 		return -bte_invalid;
-	if (s->ngaps == s->gaps_cap) {
-		size_t cap = s->gaps_cap ? 2 * s->gaps_cap : 16;
-
-		if (bt_resize(&s->gaps, s->gaps_cap, cap,
-			      sizeof(*s->gaps)) < 0 ||
-		    bt_resize(&s->gap_errcode, s->gaps_cap, cap,
-			      sizeof(*s->gap_errcode)) < 0)
-			return -bte_nomem;
-		s->gaps_cap = cap;
-	}
+	if (s->ngaps == s->gaps_cap &&
+	    bt_grow_pair(&s->gaps, sizeof(*s->gaps), &s->gap_errcode,
+			 sizeof(*s->gap_errcode), &s->gaps_cap, 16) < 0)
+		return -bte_nomem;
 	s->gaps[s->ngaps] = number;
 	s->gap_errcode[s->ngaps] = errcode;
 	s->ngaps += 1;
@@ -345,20 +358,10 @@ void bt_segs_shrink(struct bt_segs *s)
 		(void) bt_segs_resize(s, s->count);
 		s->cap = s->count;
 	}
-	if (s->nblocks && s->nblocks < s->blocks_cap) {
-		(void) bt_resize(&s->block_ip, s->blocks_cap, s->nblocks,
-				 sizeof(*s->block_ip));
-		(void) bt_resize(&s->block_ninsn, s->blocks_cap, s->nblocks,
-				 sizeof(*s->block_ninsn));
-		s->blocks_cap = s->nblocks;
-	}
-	if (s->ngaps && s->ngaps < s->gaps_cap) {
-		(void) bt_resize(&s->gaps, s->gaps_cap, s->ngaps,
-				 sizeof(*s->gaps));
-		(void) bt_resize(&s->gap_errcode, s->gaps_cap, s->ngaps,
-				 sizeof(*s->gap_errcode));
-		s->gaps_cap = s->ngaps;
-	}
+	bt_shrink_pair(&s->block_ip, sizeof(*s->block_ip), &s->block_ninsn,
+		       sizeof(*s->block_ninsn), &s->blocks_cap, s->nblocks);
+	bt_shrink_pair(&s->gaps, sizeof(*s->gaps), &s->gap_errcode,
+		       sizeof(*s->gap_errcode), &s->gaps_cap, s->ngaps);
 }
 
 size_t bt_segs_memory(const struct bt_segs *s)
