@@ -492,6 +492,16 @@ int bt_ftrace_build_progress(struct bt_ftrace **pft,
 			     const struct bt_image *image, struct bt_diag *diag,
 			     bt_progress_fn *progress, void *ctx)
 {
+	return bt_ftrace_build_piped(pft, bundle, image, diag, progress, ctx,
+				     &bt_pt_pipe_default);
+}
+
+int bt_ftrace_build_piped(struct bt_ftrace **pft,
+			  const struct bt_bundle *bundle,
+			  const struct bt_image *image, struct bt_diag *diag,
+			  bt_progress_fn *progress, void *ctx,
+			  const struct bt_pt_pipe *pipe)
+{
 	struct bt_ftrace *ft;
 	int errcode;
 
@@ -511,7 +521,7 @@ int bt_ftrace_build_progress(struct bt_ftrace **pft,
 
 	switch (bundle->format) {
 	case btf_pt:
-		errcode = bt_pt_decode(ft, bundle, diag);
+		errcode = bt_pt_decode_piped(ft, bundle, diag, pipe);
 		break;
 	case btf_bts:
 		errcode = bt_bts_decode(ft, bundle, diag);

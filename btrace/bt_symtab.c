@@ -331,6 +331,7 @@ void bt_symtab_free(struct bt_symtab *st)
 		elf_end(st->elf);
 	if (st->fd >= 0)
 		close(st->fd);
+	bt_inflated_fini(&st->inflated);
 	for (size_t i = 0; i < st->nstrings; ++i)
 		free(st->strings[i]);
 	free(st->strings);

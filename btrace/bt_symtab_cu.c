@@ -224,12 +224,15 @@ static void bt_dwarf_skip_unused(Elf *elf)
 
 int bt_symtab_dwarf_open(struct bt_symtab *st)
 {
+	Elf *elf = st->debug_elf ? st->debug_elf : st->elf;
+
 	if (st->dwarf_opened)
 		return 0;
 	st->dwarf_opened = 1;
-	bt_dwarf_skip_unused(st->debug_elf ? st->debug_elf : st->elf);
-	st->dwarf = dwarf_begin_elf(st->debug_elf ? st->debug_elf : st->elf,
-				    DWARF_C_READ, NULL);
+	bt_dwarf_skip_unused(elf);
+	/* Out of memory here leaves the sections to libelf.  */
+	(void) bt_inflate_debug(elf, &st->inflated);
+	st->dwarf = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!st->dwarf)
 		return 0;
 	return bt_cus_index(st);

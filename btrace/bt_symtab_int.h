@@ -3,6 +3,7 @@
 #ifndef BT_SYMTAB_INT_H
 #define BT_SYMTAB_INT_H
 
+#include "btrace/bt_inflate.h"
 #include "btrace/bt_symtab.h"
 
 #include <elfutils/libdw.h>
@@ -60,6 +61,7 @@ struct bt_symtab {
 	/* Opened at the first DWARF question (bt_symtab_dwarf_open).  */
 	int dwarf_opened;
 	Dwarf *dwarf;             /* from the file or its debug file */
+	struct bt_inflated inflated;   /* its compressed sections */
 	struct bt_cus cus;
 	uint64_t bias;
 

@@ -10,6 +10,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \
 	btrace/bt_symtab_cu.c \
+	btrace/bt_inflate.c btrace/bt_inflate.h \
 	btrace/bt_plt.c btrace/bt_plt.h \
 	btrace/bt_debuglink.c btrace/bt_debuglink.h \
 	btrace/bt_msym_name.c btrace/bt_msym_name.h \
@@ -19,6 +20,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_ftrace.c btrace/bt_ftrace.h \
 	btrace/bt_ftrace_gaps.c \
 	btrace/bt_pt_decode.c \
+	btrace/bt_blockq.c btrace/bt_blockq.h \
 	btrace/bt_bts_decode.c \
 	btrace/bt_history.c \
 	btrace/bt_history_args.c \
@@ -32,9 +34,9 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_rsp.c btrace/bt_rsp.h \
 	btrace/bt_live.c
 btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
-	$(EXPAT_CFLAGS)
+	$(LIBDEFLATE_CFLAGS) $(EXPAT_CFLAGS)
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
-	$(EXPAT_LIBS)
+	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) -lpthread
 
 # The bundle writer alone (libc only), for the stub's `monitor btrace save`.
 noinst_LIBRARIES += btrace/libptbundle.a
@@ -53,7 +55,8 @@ BT_ASAN = -fsanitize=address,undefined -fno-omit-frame-pointer
 BT_SANITIZED_CC_FLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBELF_CFLAGS) $(BT_ASAN)
 BT_SANITIZED_LD_FLAGS = $(BT_ASAN)
 BT_TEST_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace_asan.a \
-	-lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) $(EXPAT_LIBS) \
+	-lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBDEFLATE_LIBS) \
+	$(EXPAT_LIBS) -lpthread \
 	$(CRITERION_LIBS)
 
 check_LIBRARIES += btrace/libptbtrace_asan.a testsuite/btrace/libbtcorpus.a
@@ -101,6 +104,18 @@ TESTS += testsuite/unit/bt_image_test
 testsuite_unit_bt_image_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_image_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_image_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_blockq_test
+TESTS += testsuite/unit/bt_blockq_test
+testsuite_unit_bt_blockq_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS) $(LIBDW_CFLAGS)
+testsuite_unit_bt_blockq_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_blockq_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_inflate_test
+TESTS += testsuite/unit/bt_inflate_test
+testsuite_unit_bt_inflate_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS) $(LIBDW_CFLAGS)
+testsuite_unit_bt_inflate_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_inflate_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_wide_test
 TESTS += testsuite/unit/bt_wide_test

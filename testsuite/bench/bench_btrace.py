@@ -8,16 +8,22 @@ ptstub (`record btrace pt`, emulated), saved with `monitor btrace save`.
   `record function-call-history` over the whole trace
   (function-call-history-size unlimited) with its output to /dev/null.
 - ptbtrace --size=0 call-history BUNDLE > /dev/null: the whole job
-  (load, image, decode, segments, print), wall time of the process;
-  and ptbtrace info BUNDLE (the same without the history) to split it.
+  (load, image, decode, segments, print), wall time of the process, on
+  both CPUs (its decoder and its inflating of debug sections have a
+  thread each) and pinned to one; and ptbtrace info BUNDLE (the same
+  without the history) to split it.
 - blk_loop: libipt's bare block-decoder loop on the bundle's raw trace
-  and image (the floor), timed inside the process (the ratio's base) and
-  as a whole process, as ptbtrace is.
+  and image (the floor), timed as a whole process, as ptbtrace is (the
+  target's base), and inside the process (the loop alone).
+GDB runs on both CPUs too (it has worker threads of its own); the
+single-threaded blk_loop is pinned.
 Both programs are run directly, not through the build tree's libtool
 wrapper scripts (which would add a shell's start to every figure).
 ptbtrace info on a small trace (calls:18, about 90K instructions) gives
-its fixed cost (symbols, line tables).  Best of several runs each (median too).  Targets: ptbtrace >= 5x faster than
-GDB's decode plus history, and within 2x of the bare loop.  GDB's
+its fixed cost (symbols, line tables).  Best of several runs each
+(median too), with the median CPU time (user plus system) beside.
+Targets: ptbtrace >= 5x faster than GDB's decode plus history, and
+within 2x of the bare loop's process.  GDB's
 history is also written to a file once and compared with ptbtrace's."""
 
 import filecmp
@@ -74,7 +80,7 @@ def gdb_record(arg, bundle, gdb_history, rounds):
                    "(time.perf_counter() - bench_t0))\n" % key)
     script += "kill\n"
     try:
-        out = b.gdb_batch(PROG, script, timeout=3600)
+        out = b.gdb_batch(PROG, script, timeout=3600, cpu=None)
     finally:
         stub.close()
     counts = re.search(r"Recorded (\d+) instructions in (\d+) functions "
@@ -87,12 +93,14 @@ def gdb_record(arg, bundle, gdb_history, rounds):
         decode, history
 
 
-def wall(argv, stdout, rss=None):
-    """Wall seconds of ARGV (pinned) with its output to STDOUT; its peak
-    resident size in KiB is appended to RSS."""
+def wall(argv, stdout, rss=None, cpu=None, pin=True):
+    """Wall seconds of ARGV (pinned, or on every CPU) with its output to
+    STDOUT; its peak resident size in KiB is appended to RSS, its CPU
+    seconds to CPU."""
     t = time.perf_counter()
     with open(stdout, "w") as f:
-        p = subprocess.Popen(b.pinned(b.CLIENT_CPU, argv), stdout=f)
+        p = subprocess.Popen(b.pinned(b.CLIENT_CPU, argv) if pin else argv,
+                             stdout=f)
         _, status, usage = os.wait4(p.pid, 0)
     t = time.perf_counter() - t
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -100,6 +108,8 @@ def wall(argv, stdout, rss=None):
         raise RuntimeError("%s failed (%d)" % (" ".join(argv), p.returncode))
     if rss is not None:
         rss.append(usage.ru_maxrss)
+    if cpu is not None:
+        cpu.append(usage.ru_utime + usage.ru_stime)
     return t
 
 
@@ -117,35 +127,44 @@ def main():
     gdb_record(SMALL_ARG, small, None, 0)
     gdb_total = [d + h for d, h in zip(decode, history)]
     ptb_argv = [PTBTRACE, "--size=0", "call-history", bundle]
-    wall(ptb_argv, pt_history)      # also warms the page cache
+    wall(ptb_argv, pt_history, pin=False)   # also warms the page cache
     same = filecmp.cmp(gdb_history, pt_history, shallow=False)
-    rss = []
-    ptb = [wall(ptb_argv, "/dev/null", rss) for _ in range(FAST_REPS)]
-    info = [wall([PTBTRACE, "info", bundle], "/dev/null")
-            for _ in range(FAST_REPS)]
+    rss, cpu = [], {}
+
+    def runs(key, argv, pin=False, rss=None):
+        cpu[key] = []
+        return [wall(argv, "/dev/null", rss, cpu[key], pin)
+                for _ in range(FAST_REPS)]
+
+    ptb = runs("ptb", ptb_argv, rss=rss)
+    ptb_one = runs("ptb1", ptb_argv, pin=True)
+    info = runs("info", [PTBTRACE, "info", bundle])
     small_rss = []
-    fixed = [wall([PTBTRACE, "info", small], "/dev/null", small_rss)
-             for _ in range(FAST_REPS)]
+    fixed = runs("fixed", [PTBTRACE, "info", small], rss=small_rss)
     loop = b.keyvals(b.run(b.pinned(b.CLIENT_CPU, [
         BLK_LOOP, bundle, str(FAST_REPS)])))
     # The bare loop as ptbtrace is timed: a whole process, one decode.
-    loop_proc = [wall([BLK_LOOP, bundle, "1"], "/dev/null")
-                 for _ in range(FAST_REPS)]
+    loop_proc = runs("loop", [BLK_LOOP, bundle, "1"], pin=True)
 
     g_best, g_med = b.best_median(gdb_total)
-    p_best, p_med = b.best_median(ptb)
     l_best = loop["best"]
+    lp_best = min(loop_proc)
 
-    def row(name, best, med):
+    def row(name, best, med, key=None):
         return [name, "%.3f s" % best, "%.3f s" % med,
-                "%.2fx" % (g_best / best), "%.2fx" % (best / l_best)]
+                "%.3f s" % b.best_median(cpu[key])[1] if key else "",
+                "%.2fx" % (g_best / best), "%.2fx" % (best / lp_best),
+                "%.2fx" % (best / l_best)]
 
     rows = [
-        row("libipt bare block loop", l_best, l_best),
-        row("  the same, whole process", *b.best_median(loop_proc)),
-        row("ptbtrace call-history", p_best, p_med),
-        row("  ptbtrace info (no history)", *b.best_median(info)),
-        row("  ptbtrace info, %s (fixed)" % SMALL_ARG, *b.best_median(fixed)),
+        row("libipt bare block loop, whole process",
+            *b.best_median(loop_proc), "loop"),
+        row("  the loop alone, inside the process", l_best, l_best),
+        row("ptbtrace call-history", *b.best_median(ptb), "ptb"),
+        row("  the same pinned to one CPU", *b.best_median(ptb_one), "ptb1"),
+        row("  ptbtrace info (no history)", *b.best_median(info), "info"),
+        row("  ptbtrace info, %s (fixed)" % SMALL_ARG, *b.best_median(fixed),
+            "fixed"),
         row("GDB info record (fetch+decode)", *b.best_median(decode)),
         row("GDB function-call-history", *b.best_median(history)),
         row("GDB total", g_best, g_med),
@@ -163,14 +182,16 @@ def main():
                    max(small_rss), SMALL_ARG,
                    1024.0 * (max(rss) - max(small_rss)) / insns),
         "columns: best and median of %d runs for GDB, %d for the others "
-        "(the bare loop: best only); 'GDB / this' is GDB total's best over "
-        "this row's best (target for ptbtrace >= 5x); 'this / bare' (target "
-        "for ptbtrace <= 2x); pinned to CPU %s"
-        % (REPS, FAST_REPS, b.CLIENT_CPU),
+        "(the loop alone: best only); cpu: median user plus system time; "
+        "'GDB / this' is GDB total's best over this row's best (target for "
+        "ptbtrace >= 5x); 'this / bare' is this row's best over the bare "
+        "loop's whole process (target for ptbtrace <= 2x), 'this / loop' "
+        "over the loop alone; GDB and ptbtrace run on every CPU, the rest "
+        "pinned to CPU %s" % (REPS, FAST_REPS, b.CLIENT_CPU),
     ]
     b.table("bench-btrace",
-            ["10M-instruction trace", "best", "median", "GDB / this",
-             "this / bare"], rows, notes)
+            ["10M-instruction trace", "best", "median", "cpu", "GDB / this",
+             "this / bare", "this / loop"], rows, notes)
     return 0
 
 

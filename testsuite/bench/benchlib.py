@@ -106,14 +106,15 @@ class Stub:
         self.log.close()
 
 
-def gdb_batch(prog, script, timeout=900):
-    """Run GDB in batch mode on PROG with SCRIPT; its output."""
+def gdb_batch(prog, script, timeout=900, cpu=CLIENT_CPU):
+    """Run GDB in batch mode on PROG with SCRIPT, pinned to CPU (every
+    CPU if None); its output."""
     path = os.path.join(OUT, "last.gdb")
     with open(path, "w") as f:
         f.write(script)
     argv = [GDB, "-nx", "-batch", "-iex", "set pagination off",
             "-iex", "set confirm off", "-x", path, prog]
-    return run(pinned(CLIENT_CPU, argv), timeout=timeout)
+    return run(pinned(cpu, argv) if cpu else argv, timeout=timeout)
 
 
 def timings(text, key):
