@@ -15,13 +15,6 @@ int bt_blockq_init(struct bt_blockq *q, size_t nchunks, size_t chunk_size)
 		return -bte_nomem;
 	q->nchunks = nchunks;
 	q->chunk_size = chunk_size;
-	for (size_t i = 0; i < nchunks; ++i) {
-		q->chunks[i].recs = malloc(chunk_size * sizeof(struct bt_blockrec));
-		if (!q->chunks[i].recs) {
-			bt_blockq_fini(q);
-			return -bte_nomem;
-		}
-	}
 	if (pthread_mutex_init(&q->lock, NULL) != 0) {
 		bt_blockq_fini(q);
 		return -bte_nomem;
@@ -54,11 +47,21 @@ struct bt_blockq_chunk *bt_blockq_free_chunk(struct bt_blockq *q)
 	pthread_mutex_lock(&q->lock);
 	while (!q->cancelled && q->tail - q->head == q->nchunks)
 		pthread_cond_wait(&q->cond, &q->lock);
-	if (!q->cancelled) {
+	if (!q->cancelled)
 		chunk = &q->chunks[q->tail % q->nchunks];
-		chunk->n = 0;
-	}
 	pthread_mutex_unlock(&q->lock);
+
+	/* Only the producer touches a chunk the consumer has not been
+	   given: its records can be allocated without the lock.  */
+	if (chunk && !chunk->recs) {
+		chunk->recs = malloc(q->chunk_size * sizeof(*chunk->recs));
+		if (!chunk->recs) {
+			q->error = -bte_nomem;
+			return NULL;
+		}
+	}
+	if (chunk)
+		chunk->n = 0;
 	return chunk;
 }
 

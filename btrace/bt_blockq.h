@@ -1,7 +1,10 @@
 /* A bounded queue of decoded blocks between one producer (the PT block
    decoder, on a thread of its own) and one consumer (the segment
    builder), handed over a chunk at a time so that the lock is taken once
-   per thousands of blocks.  */
+   per thousands of blocks.  Chunks are allocated as the producer first
+   needs them: a consumer that keeps up uses a few, one that is held up
+   (reading debug information at its first question, say) lets the
+   producer run ahead by up to all of them.  */
 #ifndef BT_BLOCKQ_H
 #define BT_BLOCKQ_H
 
@@ -15,17 +18,17 @@ enum bt_blockrec_kind {
 	bt_rec_gap_if_any,        /* the same, unless nothing came before */
 };
 
-/* One decoded block or one event that makes a gap.  */
+/* One decoded block or one event that makes a gap, in 16 bytes.  */
 struct bt_blockrec {
-	uint64_t ip;
 	union {
-		uint64_t end_ip;  /* a block's last instruction */
+		uint64_t ip;      /* a block's first instruction */
 		int64_t errcode;  /* a gap's */
 	};
-	uint32_t ninsn;
+	uint32_t end;             /* its last instruction, from ip */
+	uint16_t ninsn;
 	uint8_t kind;             /* enum bt_blockrec_kind */
-	uint8_t iclass;           /* enum bt_insn_class of the last */
-	uint8_t size;             /* its size if known, else 0 */
+	uint8_t iclass : 4;       /* enum bt_insn_class of the last */
+	uint8_t size : 4;         /* its size if known, else 0 */
 };
 
 struct bt_blockq_chunk {
@@ -39,18 +42,20 @@ struct bt_blockq {
 	pthread_cond_t cond;
 	struct bt_blockq_chunk *chunks;   /* a ring of nchunks */
 	size_t nchunks, chunk_size;
+	int error;                /* the producer could not get memory */
 	size_t head, tail;        /* chunks taken, chunks given (ever) */
 	int closed;               /* the producer gives no more */
 	int cancelled;            /* the consumer takes no more */
 	int synced;               /* lock and cond are initialized */
 };
 
-/* NCHUNKS chunks of CHUNK_SIZE records each (both at least 1).  */
+/* At most NCHUNKS chunks of CHUNK_SIZE records each (both at least
+   1).  */
 int bt_blockq_init(struct bt_blockq *q, size_t nchunks, size_t chunk_size);
 void bt_blockq_fini(struct bt_blockq *q);
 
 /* Producer: an empty chunk to fill, waiting for one; NULL once the
-   consumer cancelled.  */
+   consumer cancelled, or (with error set) when out of memory.  */
 struct bt_blockq_chunk *bt_blockq_free_chunk(struct bt_blockq *q);
 /* Producer: the chunk bt_blockq_free_chunk gave is filled.  */
 void bt_blockq_give(struct bt_blockq *q);

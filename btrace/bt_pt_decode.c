@@ -69,10 +69,10 @@ static void bt_pt_put_block(const struct bt_pt_producer *p,
 		iclass = btic_other;   /* GDB's PT classes have no Jcc */
 	r->kind = bt_rec_block;
 	r->ip = block->ip;
-	r->end_ip = block->end_ip;
+	r->end = (uint32_t) (block->end_ip - block->ip);
 	r->ninsn = block->ninsn;
-	r->iclass = (uint8_t) iclass;
-	r->size = (uint8_t) size;
+	r->iclass = iclass & 0xf;
+	r->size = size <= 0xf ? size : 0;
 }
 
 /* A new start of tracing is a gap unless it resumes where it stopped
@@ -182,7 +182,7 @@ static int bt_pt_consume(struct bt_ftrace *ft, const struct bt_blockq_chunk *c)
 		int errcode;
 
 		if (r->kind == bt_rec_block)
-			errcode = bt_ftrace_add_block(ft, r->ip, r->end_ip,
+			errcode = bt_ftrace_add_block(ft, r->ip, r->ip + r->end,
 						      r->ninsn, r->iclass,
 						      r->size);
 		else if (r->kind == bt_rec_gap || bt_nsegs(ft))
@@ -255,9 +255,12 @@ static int bt_pt_run(struct bt_ftrace *ft, struct bt_pt_producer *p,
 	if (!threaded || bt_pt_start(&thread, &pl) < 0) {
 		/* Taking turns in this thread, through one chunk.  */
 		while (p->phase != btp_ended && errcode >= 0) {
-			bt_pt_produce(p, &q->chunks[0], q->chunk_size, 0);
-			errcode = bt_pt_consume(ft, &q->chunks[0]);
-			bt_pt_progress(ft, &q->chunks[0], &records, size);
+			c = bt_blockq_free_chunk(q);
+			if (!c)
+				return q->error;
+			bt_pt_produce(p, c, q->chunk_size, 0);
+			errcode = bt_pt_consume(ft, c);
+			bt_pt_progress(ft, c, &records, size);
 		}
 		return errcode;
 	}
@@ -271,13 +274,16 @@ static int bt_pt_run(struct bt_ftrace *ft, struct bt_pt_producer *p,
 		}
 	}
 	pthread_join(thread, NULL);
-	return errcode;
+	/* A decoder that ran out of memory must not pass for the end.  */
+	return errcode < 0 ? errcode : q->error;
 }
 
 const struct bt_pt_pipe bt_pt_pipe_default = {
 	.threaded = 1,
-	/* 96 KiB chunks: the lock is taken once per 4096 blocks, and the
-	   ring stays in the second-level cache.  */
+	/* 64 KiB chunks: the lock is taken once per 4096 blocks.  More
+	   of them only let the decoder run further ahead while the builder
+	   reads debug information: the builder's own time did not change,
+	   and the three threads slowed each other on two cores.  */
 	.nchunks = 8,
 	.chunk_size = 4096,
 };

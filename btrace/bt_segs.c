@@ -1,4 +1,5 @@
 /* Compact storage of function segments and blocks (bt_segs.h).  */
+#define _GNU_SOURCE               /* mremap */
 #include "btrace/bt_segs.h"
 #include "btrace/ptbtrace.h"
 
@@ -15,58 +16,115 @@ void bt_segs_init(struct bt_segs *segs)
 {
 	memset(segs, 0, sizeof(*segs));
 	bt_wide_init(&segs->wide);
+	/* The sanitized build keeps the heap, whose bounds it checks.  */
+#if !defined(__SANITIZE_ADDRESS__)
+	segs->reserve = bt_segs_reserve;
+#endif
 }
 
-void bt_segs_fini(struct bt_segs *segs)
+/* The arrays are mappings of their own, not heap blocks, each in a
+   reservation of address space (bt_segs.reserve) it grows into without
+   moving: realloc in the heap copied them, and moving a mapping (mremap)
+   flushes the TLB of the decoder's core too.  */
+static size_t bt_pages(size_t bytes)
 {
-	free(segs->key);
-	free(segs->dlevel);
-	free(segs->up);
-	free(segs->prev);
-	free(segs->next);
-	free(segs->nnum);
-	free(segs->nblk);
-	free(segs->bits);
-	free(segs->first_insn);
-	free(segs->first_block);
-	free(segs->first_level);
-	free(segs->block_ip);
-	free(segs->block_ninsn);
-	free(segs->gaps);
-	free(segs->gap_errcode);
-	bt_wide_fini(&segs->wide);
-	bt_segs_init(segs);
+	return (bytes + 4095) & ~(size_t) 4095;
 }
 
-/* Fault in the part [FROM, TO) of a large array about to be filled, in
-   one call: a page fault each was a third of a 10M-instruction decode's
+/* The size of the mapping that holds COUNT elements of SIZE bytes.  */
+static size_t bt_mapped(const struct bt_segs *s, size_t count, size_t size)
+{
+	size_t bytes = bt_pages(count * size);
+
+	return bytes > s->reserve ? bytes : s->reserve;
+}
+
+/* Free an array of COUNT elements of SIZE bytes.  */
+static void bt_array_free(const struct bt_segs *s, void *array, size_t count,
+			  size_t size)
+{
+	if (!s->reserve)
+		free(array);
+	else if (array)
+		munmap(array, bt_mapped(s, count, size));
+}
+
+/* Fault in [FROM, TO) of ARRAY (page-aligned) about to be filled, in one
+   call: a page fault each was a third of a 10M-instruction decode's
    time in a VM.  A refusal is harmless.  */
-static void bt_prefault(void *array, size_t from, size_t to)
+static void bt_prefault(uint8_t *array, size_t from, size_t to)
 {
-	uintptr_t page = 4096, begin = (uintptr_t) array + from,
-		  end = (uintptr_t) array + to;
-
-	begin = (begin + page - 1) & ~(page - 1);
-	end &= ~(page - 1);
-	if (to - from >= (1u << 20) && end > begin)
-		(void) madvise((void *) begin, end - begin,
-			       MADV_POPULATE_WRITE);
+	if (to > from)
+		(void) madvise(array + from, to - from, MADV_POPULATE_WRITE);
 }
 
 /* Resize *ARRAY from OLD to COUNT elements of SIZE bytes.  On failure
    *ARRAY is left as it was (a larger array in a smaller capacity is
    harmless).  */
-static int bt_resize(void *array, size_t old, size_t count, size_t size)
+static int bt_resize(const struct bt_segs *s, void *array, size_t old,
+		     size_t count, size_t size)
 {
 	void **p = array;
-	void *resized = realloc(*p, count * size);
+	size_t from = bt_mapped(s, old, size), to = bt_mapped(s, count, size);
+	void *resized;
 
-	if (!resized)
+	if (!s->reserve) {
+		resized = realloc(*p, count * size);
+		if (!resized)
+			return -bte_nomem;
+		*p = resized;
+		return 0;
+	}
+	if (!*p)
+		resized = mmap(NULL, to, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			       -1, 0);
+	else if (from != to)
+		resized = mremap(*p, from, to, MREMAP_MAYMOVE);
+	else
+		resized = *p;
+	if (resized == MAP_FAILED)
 		return -bte_nomem;
-	if (count > old)
-		bt_prefault(resized, old * size, count * size);
 	*p = resized;
+	if (count > old)
+		bt_prefault(resized, bt_pages(old * size),
+			    bt_pages(count * size));
+	else
+		/* Shrinking gives the memory back, not the addresses.  */
+		(void) madvise((uint8_t *) resized + bt_pages(count * size),
+			       to - bt_pages(count * size), MADV_DONTNEED);
 	return 0;
+}
+
+void bt_segs_fini(struct bt_segs *segs)
+{
+	size_t cap = segs->cap, strides = (cap + bt_segs_stride - 1) /
+		bt_segs_stride, reserve;
+
+	bt_array_free(segs, segs->key, cap, sizeof(*segs->key));
+	bt_array_free(segs, segs->dlevel, cap, sizeof(*segs->dlevel));
+	bt_array_free(segs, segs->up, cap, sizeof(*segs->up));
+	bt_array_free(segs, segs->prev, cap, sizeof(*segs->prev));
+	bt_array_free(segs, segs->next, cap, sizeof(*segs->next));
+	bt_array_free(segs, segs->nnum, cap, sizeof(*segs->nnum));
+	bt_array_free(segs, segs->nblk, cap, sizeof(*segs->nblk));
+	bt_array_free(segs, segs->bits, cap, sizeof(*segs->bits));
+	bt_array_free(segs, segs->first_insn, strides, sizeof(*segs->first_insn));
+	bt_array_free(segs, segs->first_block, strides,
+		      sizeof(*segs->first_block));
+	bt_array_free(segs, segs->first_level, strides,
+		      sizeof(*segs->first_level));
+	bt_array_free(segs, segs->block_ip, segs->blocks_cap,
+		      sizeof(*segs->block_ip));
+	bt_array_free(segs, segs->block_ninsn, segs->blocks_cap,
+		      sizeof(*segs->block_ninsn));
+	bt_array_free(segs, segs->gaps, segs->gaps_cap, sizeof(*segs->gaps));
+	bt_array_free(segs, segs->gap_errcode, segs->gaps_cap,
+		      sizeof(*segs->gap_errcode));
+	bt_wide_fini(&segs->wide);
+	reserve = segs->reserve;
+	bt_segs_init(segs);
+	segs->reserve = reserve;
 }
 
 static size_t bt_strides(size_t count)
@@ -77,19 +135,19 @@ static size_t bt_strides(size_t count)
 /* Every per-segment array at CAP segments.  */
 static int bt_segs_resize(struct bt_segs *s, size_t cap)
 {
-	if (bt_resize(&s->key, s->cap, cap, sizeof(*s->key)) < 0 ||
-	    bt_resize(&s->dlevel, s->cap, cap, sizeof(*s->dlevel)) < 0 ||
-	    bt_resize(&s->up, s->cap, cap, sizeof(*s->up)) < 0 ||
-	    bt_resize(&s->prev, s->cap, cap, sizeof(*s->prev)) < 0 ||
-	    bt_resize(&s->next, s->cap, cap, sizeof(*s->next)) < 0 ||
-	    bt_resize(&s->nnum, s->cap, cap, sizeof(*s->nnum)) < 0 ||
-	    bt_resize(&s->nblk, s->cap, cap, sizeof(*s->nblk)) < 0 ||
-	    bt_resize(&s->bits, s->cap, cap, sizeof(*s->bits)) < 0 ||
-	    bt_resize(&s->first_insn, bt_strides(s->cap),
+	if (bt_resize(s, &s->key, s->cap, cap, sizeof(*s->key)) < 0 ||
+	    bt_resize(s, &s->dlevel, s->cap, cap, sizeof(*s->dlevel)) < 0 ||
+	    bt_resize(s, &s->up, s->cap, cap, sizeof(*s->up)) < 0 ||
+	    bt_resize(s, &s->prev, s->cap, cap, sizeof(*s->prev)) < 0 ||
+	    bt_resize(s, &s->next, s->cap, cap, sizeof(*s->next)) < 0 ||
+	    bt_resize(s, &s->nnum, s->cap, cap, sizeof(*s->nnum)) < 0 ||
+	    bt_resize(s, &s->nblk, s->cap, cap, sizeof(*s->nblk)) < 0 ||
+	    bt_resize(s, &s->bits, s->cap, cap, sizeof(*s->bits)) < 0 ||
+	    bt_resize(s, &s->first_insn, bt_strides(s->cap),
 		      bt_strides(cap), sizeof(*s->first_insn)) < 0 ||
-	    bt_resize(&s->first_block, bt_strides(s->cap),
+	    bt_resize(s, &s->first_block, bt_strides(s->cap),
 		      bt_strides(cap), sizeof(*s->first_block)) < 0 ||
-	    bt_resize(&s->first_level, bt_strides(s->cap),
+	    bt_resize(s, &s->first_level, bt_strides(s->cap),
 		      bt_strides(cap), sizeof(*s->first_level)) < 0)
 		return -bte_nomem;
 	s->cap = cap;
@@ -148,32 +206,32 @@ int bt_segs_append(struct bt_segs *s)
 
 /* Two arrays that share the capacity *CAP, A of ASIZE-byte elements and
    B of BSIZE, doubled (FIRST if empty).  */
-static int bt_grow_pair(void *a, size_t asize, void *b, size_t bsize,
-			size_t *cap, size_t first)
+static int bt_grow_pair(struct bt_segs *s, void *a, size_t asize, void *b,
+			size_t bsize, size_t *cap, size_t first)
 {
 	size_t n = *cap ? 2 * *cap : first;
 
-	if (bt_resize(a, *cap, n, asize) < 0 ||
-	    bt_resize(b, *cap, n, bsize) < 0)
+	if (bt_resize(s, a, *cap, n, asize) < 0 ||
+	    bt_resize(s, b, *cap, n, bsize) < 0)
 		return -bte_nomem;
 	*cap = n;
 	return 0;
 }
 
 /* The same two arrays cut to COUNT; see bt_segs_shrink.  */
-static void bt_shrink_pair(void *a, size_t asize, void *b, size_t bsize,
-			   size_t *cap, size_t count)
+static void bt_shrink_pair(struct bt_segs *s, void *a, size_t asize, void *b,
+			   size_t bsize, size_t *cap, size_t count)
 {
 	if (!count || count >= *cap)
 		return;
-	(void) bt_resize(a, *cap, count, asize);
-	(void) bt_resize(b, *cap, count, bsize);
+	(void) bt_resize(s, a, *cap, count, asize);
+	(void) bt_resize(s, b, *cap, count, bsize);
 	*cap = count;
 }
 
 int bt_segs_grow_blocks(struct bt_segs *s)
 {
-	return bt_grow_pair(&s->block_ip, sizeof(*s->block_ip),
+	return bt_grow_pair(s, &s->block_ip, sizeof(*s->block_ip),
 			    &s->block_ninsn, sizeof(*s->block_ninsn),
 			    &s->blocks_cap, 256);
 }
@@ -185,7 +243,7 @@ int bt_segs_make_gap(struct bt_segs *s, int errcode)
 	if (!number || s->last_nnum || bt_segs_is_gap(s, number))
 		return -bte_invalid;
 	if (s->ngaps == s->gaps_cap &&
-	    bt_grow_pair(&s->gaps, sizeof(*s->gaps), &s->gap_errcode,
+	    bt_grow_pair(s, &s->gaps, sizeof(*s->gaps), &s->gap_errcode,
 			 sizeof(*s->gap_errcode), &s->gaps_cap, 16) < 0)
 		return -bte_nomem;
 	s->gaps[s->ngaps] = number;
@@ -358,9 +416,9 @@ void bt_segs_shrink(struct bt_segs *s)
 		(void) bt_segs_resize(s, s->count);
 		s->cap = s->count;
 	}
-	bt_shrink_pair(&s->block_ip, sizeof(*s->block_ip), &s->block_ninsn,
+	bt_shrink_pair(s, &s->block_ip, sizeof(*s->block_ip), &s->block_ninsn,
 		       sizeof(*s->block_ninsn), &s->blocks_cap, s->nblocks);
-	bt_shrink_pair(&s->gaps, sizeof(*s->gaps), &s->gap_errcode,
+	bt_shrink_pair(s, &s->gaps, sizeof(*s->gaps), &s->gap_errcode,
 		       sizeof(*s->gap_errcode), &s->gaps_cap, s->ngaps);
 }
 

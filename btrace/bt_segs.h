@@ -44,8 +44,14 @@ enum bt_segs_field {
 #define BT_SEGS_WIDE8 UINT8_MAX
 #define BT_SEGS_WIDE8S INT8_MIN
 
+/* The address space each array takes at first (see bt_segs.c).  */
+enum { bt_segs_reserve = 32 << 20 };
+
 struct bt_segs {
 	size_t count, cap;
+	/* Each array a mapping of at least this size, 0: on the heap.  Set
+	   before the first segment, if at all.  */
+	size_t reserve;
 	uint16_t *key;            /* index into the caller's key table */
 	int8_t *dlevel;           /* level minus the previous segment's */
 	int16_t *up, *prev, *next; /* linked number minus own number */

@@ -182,3 +182,43 @@ Test(bt_segs, a_segment_takes_under_fourteen_bytes_when_trimmed)
 	cr_assert_eq(bt_segs_up(&s, n), n - 1, "still there after trimming");
 	bt_segs_fini(&s);
 }
+
+/* Arrays as mappings: growing within the reservation, past it (the
+   mapping moves), and shrinking keep every value; a reservation of two
+   pages makes all three happen at a test's size.  */
+static void check_mapped(uint32_t n, size_t reserve)
+{
+	struct bt_segs s;
+
+	bt_segs_init(&s);
+	s.reserve = reserve;
+	for (uint32_t i = 1; i <= n; ++i) {
+		append(&s, 1);
+		bt_segs_set_key(&s, i, i % 1000);
+		cr_assert_eq(bt_segs_push_block(&s, i * 16, i % 7 + 1), 0);
+		cr_assert_eq(bt_segs_push_block(&s, i * 16 + 8, 1), 0);
+		if (i > 1)
+			bt_segs_set_up(&s, i, i - 1);
+	}
+	for (int round = 0; round < 2; ++round) {
+		for (uint32_t i = 1; i <= n; ++i) {
+			uint32_t b = bt_segs_first_block(&s, i);
+
+			cr_assert_eq(bt_segs_key(&s, i), i % 1000);
+			cr_assert_eq(bt_segs_up(&s, i), i - 1);
+			cr_assert_eq(s.block_ip[b], i * 16);
+			cr_assert_eq(s.block_ninsn[b], i % 7 + 1);
+			cr_assert_eq(s.block_ip[b + 1], i * 16 + 8);
+		}
+		bt_segs_shrink(&s);     /* the second round checks after it */
+	}
+	cr_assert_eq(s.cap, n);
+	bt_segs_fini(&s);
+	cr_assert_eq(s.reserve, reserve, "kept for the next use");
+}
+
+Test(bt_segs, mapped_arrays_keep_their_values_as_they_grow_and_shrink)
+{
+	check_mapped(100000, 8192);
+	check_mapped(3000, bt_segs_reserve);
+}
