@@ -277,6 +277,21 @@ static int bt_last_size(struct bt_ftrace *ft, uint32_t seg)
 	return size;
 }
 
+/* Whether SEG's function is _dl_runtime_resolve, remembered for the
+   last function asked about: a million returns come from a few.  */
+static int bt_seg_is_resolver(struct bt_ftrace *ft, uint32_t seg)
+{
+	uint32_t key = bt_segs_key(&ft->segs, seg);
+
+	if (!ft->resolver_asked || ft->resolver_key != key) {
+		ft->resolver_asked = 1;
+		ft->resolver_key = key;
+		ft->resolver = strcmp(bt_seg_name(ft, seg),
+				      "_dl_runtime_resolve") == 0;
+	}
+	return ft->resolver;
+}
+
 /* GDB's ftrace_update_function: the segment the instruction at PC (with
    identity KEY) belongs to, creating one as the last branch demands.  */
 static int bt_update_function(struct bt_ftrace *ft, uint64_t pc, uint32_t key,
@@ -295,8 +310,7 @@ static int bt_update_function(struct bt_ftrace *ft, uint64_t pc, uint32_t key,
 		case btic_return:
 			/* _dl_runtime_resolve "returns" into the resolved
 			   function: that is a tail call.  */
-			if (strcmp(bt_seg_name(ft, seg),
-				   "_dl_runtime_resolve") == 0)
+			if (bt_seg_is_resolver(ft, seg))
 				return bt_new_call(ft, key,
 						   btff_up_links_to_tailcall,
 						   out);

@@ -21,6 +21,10 @@ struct bt_ftrace {
 	uint32_t *key_hash;       /* key index + 1, 0 = empty */
 	size_t key_hash_size;
 
+	/* The last function asked whether it is _dl_runtime_resolve.  */
+	uint32_t resolver_key;
+	int resolver_asked, resolver;
+
 	/* The last identity lookup and the range it holds for.  */
 	uint64_t cache_lo, cache_hi;
 	uint32_t cache_key;
