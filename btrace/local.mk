@@ -107,7 +107,7 @@ testsuite_unit_bt_image_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_blockq_test
 TESTS += testsuite/unit/bt_blockq_test
-testsuite_unit_bt_blockq_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS) $(LIBDW_CFLAGS)
+testsuite_unit_bt_blockq_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_blockq_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_blockq_test_LDADD = $(BT_TEST_LIBS)
 
