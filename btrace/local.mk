@@ -30,6 +30,8 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_source.c btrace/bt_source.h \
 	btrace/bt_packets.c btrace/bt_packets.h \
 	btrace/bt_export.c \
+	btrace/bt_export_perf.c \
+	btrace/bt_perf_data.c btrace/bt_perf_data.h \
 	btrace/bt_xml.c \
 	btrace/bt_rsp.c btrace/bt_rsp.h \
 	btrace/bt_live.c
