@@ -272,3 +272,15 @@ TESTS += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
 EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
 	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh \
 	testsuite/btrace/progress_line.sh
+
+# perf reads ptbtrace's perf.data export: perf's decode of emulated traces
+# against single-step ground truth, its call/return and report views
+# against ptbtrace's, export-to-sqlite.py, and bad input.
+check_PROGRAMS += testsuite/btrace/bt_perf_record
+testsuite_btrace_bt_perf_record_SOURCES = testsuite/btrace/bt_perf_record.c \
+	nat/maps.c nat/maps.h
+testsuite_btrace_bt_perf_record_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+testsuite_btrace_bt_perf_record_LDADD = btrace/libptbundle.a \
+	$(EMU_DRIVER_LIBS)
+TESTS += testsuite/btrace/perf_export.sh
+EXTRA_DIST += testsuite/btrace/perf_export.sh
