@@ -125,6 +125,28 @@ EOF
 	fi
 }
 
+# The synthetic corpus (bt_mkcorpus: traces encoded along bt_prog's real
+# code, with an overflow and a decode error): perf's decoder and
+# ptbtrace's (libipt) give the same instructions.  Its bundles name
+# bt_prog relative to the build directory.
+for corpus in calls overflow error loop=50; do
+	(cd "$build" && ./testsuite/btrace/bt_mkcorpus "$corpus" "$tmp/c.ptb" &&
+	 ./ptbtrace export --format=perf -o "$tmp/c.data" "$tmp/c.ptb" &&
+	 perf script -i "$tmp/c.data" --itrace=i0ns -F ip 2>/dev/null) |
+		awk '{ print $1 }' >"$tmp/c.perf"
+	(cd "$build" && ./ptbtrace --json --size=0 insn-history "$tmp/c.ptb") |
+		python3 -c '
+import json, sys
+for x in json.load(sys.stdin):
+    if "address" in x:
+        print("%x" % int(x["address"], 16))' >"$tmp/c.ours"
+	if [ -s "$tmp/c.ours" ] && cmp -s "$tmp/c.ours" "$tmp/c.perf"; then
+		echo "ok: corpus $corpus: perf and ptbtrace decode the same $(wc -l <"$tmp/c.ours") instructions"
+	else
+		fail "corpus $corpus: perf's instructions differ from ptbtrace's"
+	fi
+done
+
 for spec in recursion:10 loops:- indirect:- libcalls:- longjmp:- \
 	    signals:- syscalls:- threads:-; do
 	prog=${spec%%:*}
