@@ -200,7 +200,8 @@ int bt_perf_data_feature(struct bt_perf_data *pd, int bit, const void *data,
 	copy = malloc(size ? size : 1);
 	if (!copy)
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
-	memcpy(copy, data, size);
+	if (size)
+		memcpy(copy, data, size);
 	pd->feat[pd->nfeat].bit = bit;
 	pd->feat[pd->nfeat].data = copy;
 	pd->feat[pd->nfeat].size = size;

@@ -284,3 +284,15 @@ testsuite_btrace_bt_perf_record_LDADD = btrace/libptbundle.a \
 	$(EMU_DRIVER_LIBS)
 TESTS += testsuite/btrace/perf_export.sh
 EXTRA_DIST += testsuite/btrace/perf_export.sh
+
+check_PROGRAMS += testsuite/unit/bt_perf_data_test
+TESTS += testsuite/unit/bt_perf_data_test
+testsuite_unit_bt_perf_data_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_perf_data_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_perf_data_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_export_perf_test
+TESTS += testsuite/unit/bt_export_perf_test
+testsuite_unit_bt_export_perf_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_export_perf_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_export_perf_test_LDADD = $(BT_TEST_LIBS)
