@@ -19,10 +19,12 @@
 /* perf's AUXTRACE type for Intel PT (util/auxtrace.h).  */
 #define BT_PERF_AUXTRACE_INTEL_PT 1
 
-/* The PMU type the attribute and AUXTRACE_INFO agree on.  perf matches
-   them to each other and needs no intel_pt PMU on the decoding machine;
-   the kernel's first dynamic PMU types start at 6, and 8 is intel_pt's
-   usual one.  */
+/* The PMU type of the intel_pt attribute.  perf looks no PMU up when it
+   decodes: it takes the attribute whose type equals AUXTRACE_INFO's PMU
+   type (and that has ids) as the trace's event, and names it from the
+   EVENT_DESC feature; so any dynamic type works on a machine without
+   intel_pt.  The kernel hands out dynamic types from 6 on; intel_pt's
+   is often 8.  */
 #define BT_PERF_PT_TYPE 8
 
 /* intel_pt's config bits (/sys/bus/event_source/devices/intel_pt/
