@@ -10,6 +10,7 @@
    its own at the end of the file.  BTS goes out as what `perf record -e
    branches:u -c 1` writes on BTS hardware: a branch sample (from, to)
    per block boundary.  The perf.data layout is bt_perf_data.c's.  */
+#include "btrace/bt_export_perf.h"
 #include "btrace/bt_perf_data.h"
 
 #include <stdlib.h>
@@ -67,13 +68,6 @@ enum bt_pt_info {
 /* A build-id feature entry whose size field is valid.  */
 #define BT_PERF_MISC_BUILD_ID_SIZE (1u << 15)
 
-/* One traced thread of a bundle.  */
-struct bt_perf_thread {
-	int32_t pid, tid;
-	const uint8_t *trace;
-	size_t size;
-};
-
 /* Thread I of BUNDLE into *T: 1 if there is one, else 0.  The one place
    that knows how a bundle holds its threads (version 1: exactly one).  */
 static int bt_perf_thread(const struct bt_bundle *bundle, size_t i,
@@ -88,15 +82,6 @@ static int bt_perf_thread(const struct bt_bundle *bundle, size_t i,
 	return 1;
 }
 
-static size_t bt_perf_nthreads(const struct bt_bundle *bundle)
-{
-	struct bt_perf_thread t;
-	size_t n = 0;
-
-	while (bt_perf_thread(bundle, n, &t))
-		n++;
-	return n;
-}
 
 static int bt_perf_nomem(struct bt_diag *diag)
 {
@@ -209,25 +194,25 @@ static int bt_perf_put_mmap2(struct bt_perf_data *pd, struct bt_perf_buf *buf,
    each process (perf shares maps between a process's threads).  */
 static int bt_perf_put_sideband(struct bt_perf_data *pd,
 				const struct bt_bundle *bundle,
+				const struct bt_perf_thread *threads,
+				size_t nthreads,
 				const struct perf_event_attr *attr,
 				const uint64_t *ids, struct bt_diag *diag)
 {
 	struct bt_perf_buf buf;
-	struct bt_perf_thread t;
 	char comm[16];
 	int errcode = 0;
 
 	bt_perf_comm(bundle, comm);
 	bt_perf_buf_init(&buf);
-	for (size_t i = 0; !errcode && bt_perf_thread(bundle, i, &t); i++) {
-		struct bt_perf_thread prev;
+	for (size_t i = 0; !errcode && i < nthreads; i++) {
+		const struct bt_perf_thread t = threads[i];
 		int seen = 0;
 
 		errcode = bt_perf_put_comm(pd, &buf, attr, ids[i], &t, comm,
 					   diag);
-		for (size_t k = 0; k < i && bt_perf_thread(bundle, k, &prev);
-		     k++)
-			seen |= prev.pid == t.pid;
+		for (size_t k = 0; k < i; k++)
+			seen |= threads[k].pid == t.pid;
 		if (seen)
 			continue;
 		for (size_t m = 0; !errcode && m < bundle->nmappings; m++) {
@@ -290,13 +275,13 @@ static int bt_perf_put_auxtrace_info(struct bt_perf_data *pd,
 /* Each thread's raw trace in one AUXTRACE record, in its own queue (the
    record's idx), as a per-thread recording has one buffer per thread.  */
 static int bt_perf_put_auxtrace(struct bt_perf_data *pd,
-				const struct bt_bundle *bundle,
-				struct bt_diag *diag)
+				const struct bt_perf_thread *threads,
+				size_t nthreads, struct bt_diag *diag)
 {
-	struct bt_perf_thread t;
 	int errcode = 0;
 
-	for (size_t i = 0; !errcode && bt_perf_thread(bundle, i, &t); i++) {
+	for (size_t i = 0; !errcode && i < nthreads; i++) {
+		const struct bt_perf_thread t = threads[i];
 		struct {
 			struct perf_event_header header;
 			uint64_t size, offset, reference;
@@ -321,13 +306,13 @@ static int bt_perf_put_auxtrace(struct bt_perf_data *pd,
 /* BTS: a sample per branch, from the last instruction of a block to the
    first of the next (blocks are newest first in the bundle).  */
 static int bt_perf_put_branches(struct bt_perf_data *pd,
-				const struct bt_bundle *bundle,
-				struct bt_diag *diag)
+				const struct bt_perf_thread *threads,
+				size_t nthreads, struct bt_diag *diag)
 {
-	struct bt_perf_thread t;
 	int errcode = 0;
 
-	for (size_t i = 0; !errcode && bt_perf_thread(bundle, i, &t); i++) {
+	for (size_t i = 0; !errcode && i < nthreads; i++) {
+		const struct bt_perf_thread t = threads[i];
 		const struct bt_bts_block *b =
 			(const struct bt_bts_block *) t.trace;
 		size_t n = t.size / sizeof(*b);
@@ -491,30 +476,29 @@ static void bt_perf_attr(const struct bt_bundle *bundle,
 	}
 }
 
-int bt_export_perf(const char *path, const struct bt_bundle *bundle,
-		   struct bt_diag *diag)
+int bt_export_perf_threads(const char *path, const struct bt_bundle *bundle,
+			   const struct bt_perf_thread *threads,
+			   size_t nthreads, struct bt_diag *diag)
 {
 	struct perf_event_attr attr;
 	struct bt_perf_data pd;
 	uint64_t *ids;
-	size_t nids;
 	int errcode;
 
-	if (!path || !bundle)
+	if (!path || !bundle || !threads || !nthreads)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
 	if (bundle->format != btf_pt && bundle->format != btf_bts)
 		return bt_diag_set(diag, bte_no_trace, 0, 0,
 				   "the bundle holds no trace");
-	nids = bt_perf_nthreads(bundle);
-	ids = calloc(nids ? nids : 1, sizeof(*ids));
+	ids = calloc(nthreads, sizeof(*ids));
 	if (!ids)
 		return bt_perf_nomem(diag);
 	/* An id per thread, as a per-thread recording has an event each.  */
-	for (size_t i = 0; i < nids; i++)
+	for (size_t i = 0; i < nthreads; i++)
 		ids[i] = i + 1;
 	bt_perf_attr(bundle, &attr);
 
-	errcode = bt_perf_data_open(&pd, path, &attr, ids, nids, diag);
+	errcode = bt_perf_data_open(&pd, path, &attr, ids, nthreads, diag);
 	if (errcode) {
 		free(ids);
 		return errcode;
@@ -522,20 +506,41 @@ int bt_export_perf(const char *path, const struct bt_bundle *bundle,
 	if (bundle->format == btf_pt)
 		errcode = bt_perf_put_auxtrace_info(&pd, diag);
 	if (!errcode)
-		errcode = bt_perf_put_sideband(&pd, bundle, &attr, ids,
-					       diag);
+		errcode = bt_perf_put_sideband(&pd, bundle, threads, nthreads,
+					       &attr, ids, diag);
 	if (!errcode)
 		errcode = bundle->format == btf_pt
-			? bt_perf_put_auxtrace(&pd, bundle, diag)
-			: bt_perf_put_branches(&pd, bundle, diag);
+			? bt_perf_put_auxtrace(&pd, threads, nthreads, diag)
+			: bt_perf_put_branches(&pd, threads, nthreads, diag);
 	if (!errcode)
 		errcode = bt_perf_put_features(&pd, bundle, &attr,
 					       bundle->format == btf_pt
 					       ? "intel_pt//u" : "branches:u",
-					       ids, nids, diag);
+					       ids, nthreads, diag);
 	if (!errcode)
 		errcode = bt_perf_data_commit(&pd, diag);
 	bt_perf_data_fini(&pd);
 	free(ids);
+	return errcode;
+}
+
+int bt_export_perf(const char *path, const struct bt_bundle *bundle,
+		   struct bt_diag *diag)
+{
+	struct bt_perf_thread *threads, t;
+	size_t n = 0;
+	int errcode;
+
+	if (!path || !bundle)
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+	while (bt_perf_thread(bundle, n, &t))
+		n++;
+	threads = calloc(n ? n : 1, sizeof(*threads));
+	if (!threads)
+		return bt_perf_nomem(diag);
+	for (size_t i = 0; i < n; i++)
+		bt_perf_thread(bundle, i, &threads[i]);
+	errcode = bt_export_perf_threads(path, bundle, threads, n, diag);
+	free(threads);
 	return errcode;
 }

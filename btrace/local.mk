@@ -30,7 +30,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_source.c btrace/bt_source.h \
 	btrace/bt_packets.c btrace/bt_packets.h \
 	btrace/bt_export.c \
-	btrace/bt_export_perf.c \
+	btrace/bt_export_perf.c btrace/bt_export_perf.h \
 	btrace/bt_perf_data.c btrace/bt_perf_data.h \
 	btrace/bt_xml.c \
 	btrace/bt_rsp.c btrace/bt_rsp.h \
@@ -278,7 +278,8 @@ EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
 # against ptbtrace's, export-to-sqlite.py, and bad input.
 check_PROGRAMS += testsuite/btrace/bt_perf_record
 testsuite_btrace_bt_perf_record_SOURCES = testsuite/btrace/bt_perf_record.c \
-	nat/maps.c nat/maps.h
+	nat/maps.c nat/maps.h btrace/bt_export_perf.c btrace/bt_perf_data.c \
+	btrace/bt_error.c
 testsuite_btrace_bt_perf_record_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 testsuite_btrace_bt_perf_record_LDADD = btrace/libptbundle.a \
 	$(EMU_DRIVER_LIBS)

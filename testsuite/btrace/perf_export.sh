@@ -8,7 +8,8 @@
 #    ptbtrace's function-call history has segments entered by a call or a
 #    return (the last instruction of the segment before, from ptbtrace's
 #    instruction history);
-#  - BTS: perf's branch samples are the truth's branches, in order.
+#  - BTS: perf's branch samples are the truth's branches, in order;
+#  - several threads in one file: each decoded as its own run.
 # Then perf report names the hottest function ptbtrace's instruction
 # counts name, export-to-sqlite.py's calls table has ptbtrace's calls
 # (each call's stack), and bad input gets a clear error and no file.
@@ -64,8 +65,8 @@ for s in segs:
 print(calls, rets)
 '
 
-# check_pt NAME: the instruction sequence, then calls and returns.
-check_pt() {
+# check_pt_insns NAME: perf's instructions are the single-step run's.
+check_pt_insns() {
 	name=$1
 	perf script -i "$tmp/$name.data" --itrace=i0ns -F tid,ip \
 		2>"$tmp/$name.err" | awk '{ print $1, $2 }' >"$tmp/$name.perf"
@@ -76,7 +77,12 @@ check_pt() {
 		diff "$tmp/$name.truth" "$tmp/$name.perf" | head -5
 		head -3 "$tmp/$name.err"
 	fi
+}
 
+# check_pt NAME: the instruction sequence, then calls and returns.
+check_pt() {
+	name=$1
+	check_pt_insns "$name"
 	set -- $(perf script -i "$tmp/$name.data" --itrace=cr -F tid,flags \
 		2>/dev/null | awk '$2 == "call" && NF == 2 { c++ }
 			$2 == "return" && NF == 2 { r++ }
@@ -102,20 +108,29 @@ check_bts() {
 	perf script -i "$tmp/$name.data" -F tid,ip,addr 2>"$tmp/$name.err" |
 		awk '{ print $1, $2, $4 }' >"$tmp/$name.perf"
 	if python3 - "$tmp/$name.truth" "$tmp/$name.perf" <<'EOF'
-import sys
-truth = [l.split() for l in open(sys.argv[1])]
-steps = [(int(a[1], 16), int(b[1], 16)) for a, b in zip(truth, truth[1:])]
-got = [(int(l.split()[1], 16), int(l.split()[2], 16)) for l in open(sys.argv[2])]
-i = 0
-for g in got:
-    while i < len(steps) and steps[i] != g:
-        # Skipped steps must fall through (an instruction is 1-15 bytes).
-        if not 0 < steps[i][1] - steps[i][0] <= 15:
-            sys.exit("jump %x -> %x missing" % steps[i])
+import collections, sys
+truth = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    tid, ip = line.split()
+    truth[tid].append(int(ip, 16))
+got = collections.defaultdict(list)
+for line in open(sys.argv[2]):
+    tid, ip, addr = line.split()
+    got[tid].append((int(ip, 16), int(addr, 16)))
+if set(got) != set(truth):
+    sys.exit("threads %s, truth's %s" % (sorted(got), sorted(truth)))
+for tid in truth:
+    steps = list(zip(truth[tid], truth[tid][1:]))
+    i = 0
+    for g in got[tid]:
+        while i < len(steps) and steps[i] != g:
+            # Skipped steps fall through (an instruction is 1-15 bytes).
+            if not 0 < steps[i][1] - steps[i][0] <= 15:
+                sys.exit("%s: jump %x -> %x missing" % ((tid,) + steps[i]))
+            i += 1
+        if i == len(steps):
+            sys.exit("%s: branch %x -> %x is not in the truth" % ((tid,) + g))
         i += 1
-    if i == len(steps):
-        sys.exit("branch %x -> %x is not in the truth" % g)
-    i += 1
 sys.exit(0 if got else "no branches")
 EOF
 	then
@@ -156,6 +171,21 @@ for spec in recursion:10 libcalls:-; do
 	prog=${spec%%:*}
 	record "$prog-bts" bts "$prog" "${spec#*:}" && check_bts "$prog-bts"
 done
+
+# Several threads: three runs of one program (ASLR off: mapped alike) put
+# in one perf.data as threads of one process by the exporter's thread
+# entry, each with its own trace queue, COMM and tid; perf decodes each
+# thread's instructions (branches) as its own single-step run.
+"$rec" --threads=3 pt "$progs/recursion" 10 "$tmp/3threads.data" \
+	"$tmp/3threads.truth" >"$tmp/3threads.rec" 2>&1 &&
+	check_pt_insns 3threads ||
+	fail "3threads: recording: $(tail -3 "$tmp/3threads.rec")"
+"$rec" --threads=2 bts "$progs/recursion" 10 "$tmp/2threads-bts.data" \
+	"$tmp/2threads-bts.truth" >"$tmp/2threads-bts.rec" 2>&1 &&
+	check_bts 2threads-bts ||
+	fail "2threads-bts: recording: $(tail -3 "$tmp/2threads-bts.rec")"
+[ "$(cut -d' ' -f1 "$tmp/3threads.truth" | uniq | wc -l)" = 3 ] ||
+	fail "3threads: the truth does not have 3 threads"
 
 # perf report's hottest symbol (sampled every 1000 instructions; perf's
 # names keep GCC's clone suffixes) is ptbtrace's by instruction count.
