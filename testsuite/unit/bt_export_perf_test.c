@@ -3,6 +3,7 @@
    perf_export.sh).  */
 #define _GNU_SOURCE
 #include "btrace/ptbtrace.h"
+#include "btrace/bt_export_perf.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
 #include <linux/perf_event.h>
@@ -22,7 +23,18 @@ struct file {
 	uint64_t data_offset, data_size;
 };
 
+static void export_threads(const struct bt_bundle *bundle,
+			   const struct bt_perf_thread *threads, size_t n,
+			   struct file *f);
+
 static void export(const struct bt_bundle *bundle, struct file *f)
+{
+	export_threads(bundle, NULL, 0, f);
+}
+
+static void export_threads(const struct bt_bundle *bundle,
+			   const struct bt_perf_thread *threads, size_t n,
+			   struct file *f)
 {
 	char path[] = "/tmp/bt_export_perf_testXXXXXX";
 	struct bt_diag diag;
@@ -31,7 +43,12 @@ static void export(const struct bt_bundle *bundle, struct file *f)
 
 	cr_assert_geq(fd, 0);
 	close(fd);
-	cr_assert_eq(bt_export_perf(path, bundle, &diag), 0, "%s", diag.text);
+	if (threads)
+		cr_assert_eq(bt_export_perf_threads(path, bundle, threads, n,
+						    &diag), 0, "%s", diag.text);
+	else
+		cr_assert_eq(bt_export_perf(path, bundle, &diag), 0, "%s",
+			     diag.text);
 	in = fopen(path, "rb");
 	cr_assert_not_null(in);
 	fseek(in, 0, SEEK_END);
@@ -212,4 +229,55 @@ Test(bt_export_perf, no_trace_is_an_error_and_writes_nothing)
 	cr_assert_eq(bt_export_perf(path, &b, &diag), -bte_no_trace);
 	cr_assert_neq(access(path, F_OK), 0);
 	cr_assert_eq(bt_export_perf(NULL, &b, &diag), -bte_invalid);
+}
+
+Test(bt_export_perf, each_thread_has_its_comm_queue_and_id)
+{
+	struct bt_perf_thread threads[2];
+	const struct perf_event_header *h;
+	struct file f;
+	uint64_t at, ids[2], attrs, ids_at;
+	int comm = 0, mmap2 = 0, aux = 0;
+
+	cr_assert_eq(bt_corpus_calls(&corpus), 0);
+	for (int i = 0; i < 2; i++) {
+		threads[i].pid = 4242;
+		threads[i].tid = 4242 + i;
+		threads[i].trace = corpus.trace;
+		threads[i].size = corpus.trace_size - (size_t) i;
+	}
+	export_threads(&corpus.bundle, threads, 2, &f);
+	memcpy(&attrs, f.data + 24, 8);
+	memcpy(&ids_at, f.data + attrs + f.attr.size, 8);
+	memcpy(ids, f.data + ids_at, sizeof(ids));
+	cr_assert_eq(ids[0], 1);
+	cr_assert_eq(ids[1], 2, "an event id per thread");
+
+	at = f.data_offset;
+	while ((h = next(&f, &at))) {
+		const uint8_t *body = (const uint8_t *) (h + 1);
+		uint32_t v[2];
+
+		if (h->type == PERF_RECORD_COMM) {
+			memcpy(v, body, 8);
+			cr_assert_eq(v[0], 4242);
+			cr_assert_eq(v[1], 4242u + (uint32_t) comm);
+			comm++;
+		} else if (h->type == PERF_RECORD_MMAP2)
+			mmap2++;
+		else if (h->type == 71) {
+			uint64_t size;
+
+			memcpy(&size, body, 8);
+			memcpy(v, body + 24, 8);   /* idx, tid */
+			cr_assert_eq(v[0], (uint32_t) aux, "a queue each");
+			cr_assert_eq(v[1], 4242u + (uint32_t) aux);
+			cr_assert_eq(size, (threads[aux].size + 7) / 8 * 8);
+			aux++;
+		}
+	}
+	cr_assert_eq(comm, 2);
+	cr_assert_eq(mmap2, 1, "threads of a process share its mappings");
+	cr_assert_eq(aux, 2);
+	free(f.data);
 }
