@@ -38,11 +38,12 @@ btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
 	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) -lpthread
 
-# The bundle writer alone (libc only), for the stub's `monitor btrace save`.
+# The bundle writer alone (libc and libdeflate), for the stub's `monitor
+# btrace save`.
 noinst_LIBRARIES += btrace/libptbundle.a
 btrace_libptbundle_a_SOURCES = btrace/bt_bundle_write.c btrace/ptbtrace.h \
 	btrace/bt_bundle_format.h
-btrace_libptbundle_a_CFLAGS = $(AM_CFLAGS)
+btrace_libptbundle_a_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
 
 bin_PROGRAMS += ptbtrace
 ptbtrace_SOURCES = btrace/ptbtrace_main.c
@@ -94,7 +95,7 @@ check_PROGRAMS += testsuite/unit/bt_bundle_write_test
 TESTS += testsuite/unit/bt_bundle_write_test
 testsuite_unit_bt_bundle_write_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_bundle_write_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
-testsuite_unit_bt_bundle_write_test_LDADD = $(CRITERION_LIBS)
+testsuite_unit_bt_bundle_write_test_LDADD = $(CRITERION_LIBS) $(LIBDEFLATE_LIBS)
 # The writer alone, as the stub links it, but sanitized.
 testsuite_unit_bt_bundle_write_test_SOURCES = \
 	testsuite/unit/bt_bundle_write_test.c btrace/bt_bundle_write.c
