@@ -1,6 +1,6 @@
 /* The trace emulator: Intel PT packets (libipt's encoder) and BTS blocks
    for threads of one traced process, made by breakpoint-and-emulate
-   with ptrace.  See DESIGN.md, "The trace emulator".
+   with ptrace.  doc/HACKING.md draws where it sits.
 
    Division of labour with the native layer (the caller):
    - The caller owns waitpid and resuming.  For every thread of a process
