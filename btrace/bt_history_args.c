@@ -1,7 +1,7 @@
 /* Arguments of the history commands, parsed as GDB 13.1's record.c does
    (modifiers, then "+", "-", "N", "N,M", "N,+K", "N,-K"), with its
    error messages, so that a script can pass GDB's argument text.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_history.h"
 
 #include <ctype.h>
 #include <limits.h>

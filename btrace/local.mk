@@ -17,12 +17,13 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_image.c btrace/bt_image.h \
 	btrace/bt_wide.c btrace/bt_wide.h \
 	btrace/bt_segs.c btrace/bt_segs.h \
-	btrace/bt_ftrace.c btrace/bt_ftrace.h \
+	btrace/bt_ftrace.c btrace/bt_ftrace.h btrace/bt_seg.h \
+	btrace/bt_build.c btrace/bt_decode.h \
 	btrace/bt_ftrace_gaps.c \
 	btrace/bt_pt_decode.c \
 	btrace/bt_blockq.c btrace/bt_blockq.h \
 	btrace/bt_bts_decode.c \
-	btrace/bt_history.c \
+	btrace/bt_history.c btrace/bt_history.h \
 	btrace/bt_history_args.c \
 	btrace/bt_insn_history.c \
 	btrace/bt_replay.c \
@@ -135,6 +136,12 @@ TESTS += testsuite/unit/bt_ftrace_test
 testsuite_unit_bt_ftrace_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_ftrace_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_ftrace_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_build_test
+TESTS += testsuite/unit/bt_build_test
+testsuite_unit_bt_build_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_build_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_build_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_history_test
 TESTS += testsuite/unit/bt_history_test
