@@ -17,12 +17,13 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_image.c btrace/bt_image.h \
 	btrace/bt_wide.c btrace/bt_wide.h \
 	btrace/bt_segs.c btrace/bt_segs.h \
-	btrace/bt_ftrace.c btrace/bt_ftrace.h \
+	btrace/bt_ftrace.c btrace/bt_ftrace.h btrace/bt_seg.h \
+	btrace/bt_build.c btrace/bt_decode.h \
 	btrace/bt_ftrace_gaps.c \
 	btrace/bt_pt_decode.c \
 	btrace/bt_blockq.c btrace/bt_blockq.h \
 	btrace/bt_bts_decode.c \
-	btrace/bt_history.c \
+	btrace/bt_history.c btrace/bt_history.h \
 	btrace/bt_history_args.c \
 	btrace/bt_insn_history.c \
 	btrace/bt_replay.c \
@@ -40,11 +41,12 @@ btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
 	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) -lpthread
 
-# The bundle writer alone (libc only), for the stub's `monitor btrace save`.
+# The bundle writer alone (libc and libdeflate), for the stub's `monitor
+# btrace save`.
 noinst_LIBRARIES += btrace/libptbundle.a
 btrace_libptbundle_a_SOURCES = btrace/bt_bundle_write.c btrace/ptbtrace.h \
 	btrace/bt_bundle_format.h
-btrace_libptbundle_a_CFLAGS = $(AM_CFLAGS)
+btrace_libptbundle_a_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
 
 bin_PROGRAMS += ptbtrace
 ptbtrace_SOURCES = btrace/ptbtrace_main.c
@@ -96,7 +98,7 @@ check_PROGRAMS += testsuite/unit/bt_bundle_write_test
 TESTS += testsuite/unit/bt_bundle_write_test
 testsuite_unit_bt_bundle_write_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_bundle_write_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
-testsuite_unit_bt_bundle_write_test_LDADD = $(CRITERION_LIBS)
+testsuite_unit_bt_bundle_write_test_LDADD = $(CRITERION_LIBS) $(LIBDEFLATE_LIBS)
 # The writer alone, as the stub links it, but sanitized.
 testsuite_unit_bt_bundle_write_test_SOURCES = \
 	testsuite/unit/bt_bundle_write_test.c btrace/bt_bundle_write.c
@@ -136,6 +138,12 @@ TESTS += testsuite/unit/bt_ftrace_test
 testsuite_unit_bt_ftrace_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_ftrace_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_ftrace_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_build_test
+TESTS += testsuite/unit/bt_build_test
+testsuite_unit_bt_build_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_build_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_build_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_history_test
 TESTS += testsuite/unit/bt_history_test

@@ -171,7 +171,7 @@ bool emu_traced(const struct emu *emu, pid_t tid)
 	return th && th->traced;
 }
 
-int emu_enable(struct emu *emu, pid_t tid, enum emu_format format,
+int emu_enable(struct emu *emu, pid_t tid, enum trace_format format,
 	       size_t size)
 {
 	struct emu_thread *th = emu_thread_get(emu, tid);
@@ -181,7 +181,7 @@ int emu_enable(struct emu *emu, pid_t tid, enum emu_format format,
 		return -pse_nomem;
 	if (th->traced)
 		return -pse_exists;
-	if (format != emu_format_pt && format != emu_format_bts)
+	if (format != trace_format_pt && format != trace_format_bts)
 		return -pse_invalid;
 	err = emu_thread_trace_init(th, (uint8_t) format, size,
 				    emu->config.psb_period);
