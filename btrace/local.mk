@@ -289,7 +289,7 @@ testsuite_btrace_bt_perf_record_SOURCES = testsuite/btrace/bt_perf_record.c \
 	nat/maps.c nat/maps.h btrace/bt_export_perf.c btrace/bt_perf_data.c \
 	btrace/bt_error.c
 testsuite_btrace_bt_perf_record_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
-testsuite_btrace_bt_perf_record_LDADD = btrace/libptbundle.a \
+testsuite_btrace_bt_perf_record_LDADD = btrace/libptbundle.a $(LIBDEFLATE_LIBS) \
 	$(EMU_DRIVER_LIBS)
 TESTS += testsuite/btrace/perf_export.sh
 EXTRA_DIST += testsuite/btrace/perf_export.sh

@@ -107,7 +107,7 @@ static int bt_read_maps(struct bt_run *r)
 }
 
 /* Single-step PROG's run, then emulate it; 77 if it cannot be traced.  */
-static int bt_record(struct bt_run *r, enum emu_format format,
+static int bt_record(struct bt_run *r, enum trace_format format,
 		     const char *prog, const char *arg)
 {
 	struct drv_proc proc;
@@ -141,7 +141,7 @@ static int bt_record(struct bt_run *r, enum emu_format format,
 	drv_finish(&proc);
 	if (err < 0)
 		return 1;
-	if (format == emu_format_bts) {
+	if (format == trace_format_bts) {
 		long n = r->trace.nblocks;
 
 		r->blocks = calloc((size_t) n + 1, sizeof(*r->blocks));
@@ -167,7 +167,7 @@ static void bt_run_fini(struct bt_run *r)
 	drv_ips_fini(&r->truth);
 }
 
-static void bt_bundle_of(const struct bt_run *r, enum emu_format format,
+static void bt_bundle_of(const struct bt_run *r, enum trace_format format,
 			 struct bt_bundle *b)
 {
 	memset(b, 0, sizeof(*b));
@@ -178,7 +178,7 @@ static void bt_bundle_of(const struct bt_run *r, enum emu_format format,
 	b->nmappings = r->nmappings;
 	b->pages = r->pages;
 	b->npages = r->npages;
-	if (format == emu_format_pt) {
+	if (format == trace_format_pt) {
 		b->format = btf_pt;
 		b->trace = (const uint8_t *) r->trace.pt.data;
 		b->trace_size = r->trace.pt.len;
@@ -204,7 +204,7 @@ int main(int argc, char **argv)
 {
 	struct bt_run runs[BT_MAX_RUNS];
 	struct bt_perf_thread threads[BT_MAX_RUNS];
-	enum emu_format format;
+	enum trace_format format;
 	struct bt_bundle b;
 	struct bt_diag diag;
 	const char *arg;
@@ -223,7 +223,7 @@ int main(int argc, char **argv)
 		      "BUNDLE|PERF.DATA TRUTH\n", stderr);
 		return 2;
 	}
-	format = strcmp(argv[1], "pt") == 0 ? emu_format_pt : emu_format_bts;
+	format = strcmp(argv[1], "pt") == 0 ? trace_format_pt : trace_format_bts;
 	arg = strcmp(argv[3], "-") ? argv[3] : NULL;
 
 	for (i = 0; i < nruns && !status; i++)
