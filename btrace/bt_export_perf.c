@@ -82,7 +82,6 @@ static int bt_perf_thread(const struct bt_bundle *bundle, size_t i,
 	return 1;
 }
 
-
 static int bt_perf_nomem(struct bt_diag *diag)
 {
 	return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
