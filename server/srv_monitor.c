@@ -226,13 +226,20 @@ int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len)
 		err = srv_console(srv, srv_monitor_help);
 	else if (!strcmp(cmd, "btrace status"))
 		err = srv_btrace_status(srv);
-	else if (!strncmp(cmd, "btrace save ", 12) && cmd[12]) {
+	else if (!strcmp(cmd, "btrace save") || !strncmp(cmd, "btrace save ", 12)) {
+		const char *file = cmd + 11 + strspn(cmd + 11, " \t");
 		struct ps_buf msg;
 
-		ps_buf_init(&msg);
-		srv_btrace_save(srv, cmd + 12, &msg);
-		err = srv_console(srv, msg.data);
-		ps_buf_fini(&msg);
+		/* A usage line rather than E01, which GDB would only call a
+		   protocol error.  */
+		if (!*file)
+			err = srv_console(srv, "Usage: monitor btrace save FILE\n");
+		else {
+			ps_buf_init(&msg);
+			srv_btrace_save(srv, file, &msg);
+			err = srv_console(srv, msg.data);
+			ps_buf_fini(&msg);
+		}
 	} else if (!strcmp(cmd, "exit"))
 		err = 0, srv->exit_server = 1;
 	else if (!strncmp(cmd, "set debug ", 10))
