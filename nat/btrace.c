@@ -305,6 +305,8 @@ int nat_btrace_status(const struct nat_thread *thread,
 		st->held = bt->format == btrace_format_pt ? es.bytes_held
 							  : es.blocks_held;
 		st->wraps = es.wraps;
+		st->stops = es.stops;
+		st->followed = es.followed;
 		break;
 	}
 	return 0;

@@ -1,5 +1,5 @@
 # Robustness: failures named by their cause, faults, progress, warnings
 # (testsuite/robust/), each with real GDB and ptstub.
-robust_tests = testsuite/robust/save_errors.sh
+robust_tests = testsuite/robust/save_errors.sh testsuite/robust/progress.sh
 TESTS += $(robust_tests)
 EXTRA_DIST += $(robust_tests) testsuite/robust/lib.sh
