@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +104,30 @@ static int parse_wrapper(int argc, char **argv, int i, struct ps_buf *wrapper)
 
 /* A process ptstub started dies with the session; one it attached to
    is let go, as gdbserver does.  */
+/* ptstub runs what any client asks, as its own user: say so when the
+   network can reach it (a host was named that is not loopback).  */
+static void ptstub_warn_exposure(const struct rsp_listener *l,
+				 const char *comm)
+{
+	int exposure = rsp_listen_exposure(l);
+	const struct passwd *pw = getpwuid(geteuid());
+	char user[64];
+
+	if (exposure == rsp_exposed_none)
+		return;
+	if (pw)
+		snprintf(user, sizeof(user), "%s", pw->pw_name);
+	else
+		snprintf(user, sizeof(user), "uid %d", (int) geteuid());
+	fprintf(stderr, "Warning: listening on %s (%s): anyone who can "
+		"reach port %d can run programs and read or write files as "
+		"user %s.  Use :%d for this machine only (an SSH tunnel "
+		"reaches it from elsewhere).\n",
+		exposure == rsp_exposed_all ? "every network interface"
+		: "a network address", comm, rsp_listen_port(l), user,
+		rsp_listen_port(l));
+}
+
 static void release_all(struct nat_target *target)
 {
 	struct nat_process *proc;
@@ -250,6 +275,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	ptstub_warn_exposure(&listener, comm);
 	if (attach)
 		err = srv_attach_program(&srv, attach_pid);
 	else if (optind < argc)
