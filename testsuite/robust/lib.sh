@@ -41,7 +41,7 @@ start_stub() {
 		for a in "$@"; do
 			args="$args '$(printf %s "$a" | sed "s/@PORT@/$port/g; s/'/'\\\\''/g")'"
 		done
-		eval "\"\$stub\" $args" >"$tmp/stub.log" 2>&1 </dev/null &
+		eval "exec \"\$stub\" $args" >"$tmp/stub.log" 2>&1 </dev/null &
 		spid=$!
 		for wait in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
 			grep -q "^Listening on port" "$tmp/stub.log" && return 0
