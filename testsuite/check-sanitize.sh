@@ -43,8 +43,15 @@ fi
 rc=0
 make -s -j"$(nproc)" check TESTS="$tests" \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	E2E_TIMEOUT_SCALE=${E2E_TIMEOUT_SCALE:-4} \
 	>check.out 2>&1 || rc=$?
 grep -E '^(FAIL|ERROR|XPASS):' check.out || true
-python3 ../src/testsuite/tally.py $(for t in $tests; do echo "$t.trs"; done) |
+# A sanitizer's report anywhere, even in a test that passed.
+grep -rlE 'ERROR: (Address|Leak)Sanitizer|runtime error:' \
+	--include='*.log' testsuite && rc=1
+# automake names the results of X.gdb and X.sh X.trs.
+python3 ../src/testsuite/tally.py $(for t in $tests; do
+	case $t in *.gdb|*.sh) echo "${t%.*}.trs" ;; *) echo "$t.trs" ;; esac
+done) |
 	sed 's/^check:/check-sanitize:/'
 exit $rc

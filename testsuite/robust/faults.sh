@@ -88,10 +88,10 @@ child=$(sed -n 's/^Process .* created; pid = \([0-9]*\)$/\1/p' "$tmp/stub.log")
 	echo "continue"
 	echo "record btrace pt"
 	echo "break done"
+	echo "shell touch $tmp/go"
 	echo "continue"
 } >"$tmp/running.gdb"
-( sleep 2; kill -9 "$child" ) &
-killer=$!
+after_go 1 kill -9 "$child"
 gdb_timeout=30 run_gdb running "$prog"
 wait "$killer"
 expect running '^Program terminated with signal SIGKILL, Killed\.$' "the kill, reported"

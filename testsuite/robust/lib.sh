@@ -83,3 +83,22 @@ expect() {
 		fail "$3: no line /$2/ in:
 $(head -c 20000 "$tmp/$1.out")"
 }
+
+# after_go SECONDS COMMAND...: in the background, once GDB's script has
+# run `shell touch $tmp/go` (just before its continue) and SECONDS more
+# have passed, run COMMAND; its pid in $killer.  A fixed delay from the
+# start would race a slow GDB.
+after_go() {
+	rm -f "$tmp/go"
+	delay=$1
+	shift
+	(
+		for i in $(seq 600); do
+			[ -f "$tmp/go" ] && break
+			sleep 0.1
+		done
+		sleep "$delay"
+		"$@"
+	) &
+	killer=$!
+}

@@ -76,10 +76,10 @@ start_stub --attach ":@PORT@" "$victim"
 	echo "target remote 127.0.0.1:$port"
 	echo "record btrace pt"
 	echo "break done"
+	echo "shell touch $tmp/go"
 	echo "continue"
 } >"$tmp/running.gdb"
-( sleep 2; kill -TERM "$spid" ) &
-killer=$!
+after_go 1 kill -TERM "$spid"
 gdb_timeout=30 run_gdb running "$prog"
 wait "$killer"
 wait_exit "attached, running"
