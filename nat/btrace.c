@@ -287,6 +287,8 @@ int nat_btrace_status(const struct nat_thread *thread,
 	st->held = bt->format == trace_format_pt ? es.bytes_held
 						  : es.blocks_held;
 	st->wraps = es.wraps;
+	st->stops = es.stops;
+	st->followed = es.followed;
 	return 0;
 }
 

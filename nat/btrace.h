@@ -50,6 +50,8 @@ struct nat_btrace_status {
 	uint64_t recorded;         /* bytes (PT) or blocks (BTS) ever */
 	uint64_t held;             /* bytes or blocks in the buffer now */
 	uint64_t wraps;
+	uint64_t stops;            /* emulated: ptrace stops taken */
+	uint64_t followed;         /* emulated: branches passed, no stop */
 };
 
 /* "hardware" or "emulated", for status lines.  */

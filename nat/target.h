@@ -178,6 +178,10 @@ struct nat_wait_hook {
 	int fd;
 	int (*readable)(void *ctx);
 	void *ctx;
+	/* If set: called about every TICK_MS while the inferior runs (the
+	   stub's progress lines); a negative return stops waiting.  */
+	int (*tick)(void *ctx);
+	int tick_ms;
 };
 
 int nat_target_init(struct nat_target *target);

@@ -10,6 +10,7 @@ server_libpsserver_a_SOURCES = \
 	server/srv_osdata.c server/srv_osdata.h \
 	server/srv_osdata_sys.c server/srv_osdata_sys.h \
 	server/srv_notif.c server/srv_notif.h server/srv_nonstop.c
+server_libpsserver_a_SOURCES += server/srv_progress.c server/srv_progress.h
 
 bin_PROGRAMS += ptstub
 ptstub_SOURCES = server/main.c

@@ -26,6 +26,7 @@ int srv_init(struct srv *srv, struct nat_target *target,
 	ps_buf_init(&srv->reply);
 	ps_buf_init(&srv->scratch);
 	srv_notif_queue_init(&srv->notifs);
+	srv_progress_init(&srv->progress);
 	return 0;
 }
 
@@ -170,6 +171,7 @@ int srv_wait_and_reply(struct srv *srv)
 	int err;
 
 	srv->running = 1;
+	srv_progress_start(srv, &hook);
 	/* Bytes already buffered do not wake poll: look at them first.  */
 	err = rsp_conn_check_interrupt(srv->conn);
 	if (err < 0)

@@ -15,6 +15,7 @@
 #include "server/rsp_conn.h"
 #include "server/rsp_parse.h"
 #include "server/srv_notif.h"
+#include "server/srv_progress.h"
 
 /* The PacketSize we advertise (and so the largest reply we build).  */
 #define SRV_PACKET_SIZE 0x20000
@@ -99,6 +100,9 @@ struct srv {
 	struct ps_buf xfer;
 	char xfer_object[32];
 	char xfer_annex[256];
+
+	/* Console lines during a long recorded run.  */
+	struct srv_progress progress;
 
 	struct ps_buf reply;
 	struct ps_buf scratch;
