@@ -1,6 +1,7 @@
 /* A client connection: the packet loop (all-stop, or non-stop with
    srv_nonstop.c), errors, and the selected thread.  */
 #include "server/server.h"
+#include "server/srv_lldb.h"
 #include "common/ps_error.h"
 #include "nat/amd64_regs.h"
 
@@ -32,6 +33,7 @@ int srv_init(struct srv *srv, struct nat_target *target,
 void srv_fini(struct srv *srv)
 {
 	srv_settings_fini(srv);
+	srv_lldb_fini(srv);
 	ax_cond_list_fini(&srv->conds_sw);
 	ax_cond_list_fini(&srv->conds_hw);
 	hostio_fini(&srv->hostio);
