@@ -36,7 +36,7 @@ static const struct srv_route srv_routes[] = {
 	{ "vFile:", srv_handle_general },
 	{ "?", srv_handle_nonstop },
 	{ "!", srv_handle_process },
-	{ "k", srv_handle_process },
+	{ "k", srv_handle_lldb_kill },
 	{ "D", srv_handle_process },
 	{ "R", srv_handle_process },
 	{ "g", srv_handle_regs },

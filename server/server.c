@@ -205,6 +205,8 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	srv->no_resumed = 0;
 	srv->extended = srv->opts->multi;
 	srv->disconnect = 0;
+	if (srv->lldb)
+		srv->lldb->client = 0;
 	srv->target->report_fork = 0;
 	srv->target->report_vfork = 0;
 	srv->target->report_exec = 0;

@@ -14,6 +14,9 @@ struct nat_thread;
 
 struct srv_lldb {
 	struct srv *srv;
+	/* The client is LLDB (it asked qHostInfo, which GDB never does):
+	   k gets the exit reply LLDB waits for.  Reset per connection.  */
+	int client;
 	/* The process LLDB traces as a whole (0: none), the buffer size
 	   each of its threads gets, and the limit on their sum.  */
 	pid_t proc_pid;
@@ -56,5 +59,7 @@ int srv_lldb_proc_add(struct srv_lldb *st, struct nat_thread *thread,
 /* Packet families.  */
 int srv_handle_lldb_query(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_lldb_trace(struct srv *srv, const char *pkt, size_t len);
+/* k: as for GDB, then, for LLDB, lldb-server's X09 reply.  */
+int srv_handle_lldb_kill(struct srv *srv, const char *pkt, size_t len);
 
 #endif

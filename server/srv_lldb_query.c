@@ -188,10 +188,29 @@ static int srv_threads_info(struct srv *srv)
 	return err < 0 ? err : srv_reply;
 }
 
+int srv_handle_lldb_kill(struct srv *srv, const char *pkt, size_t len)
+{
+	struct nat_process *proc = nat_first_process(srv->target);
+	pid_t pid = proc ? proc->pid : 0;
+	int res = srv_handle_process(srv, pkt, len);
+
+	/* GDB reads no reply to k; LLDB waits for one, and says "failed to
+	   send k packet" without it.  */
+	if (res != srv_no_reply || !srv->lldb || !srv->lldb->client || !pid)
+		return res;
+	ps_buf_printf(&srv->reply, "X09;process:%x", (unsigned) pid);
+	return srv_reply;
+}
+
 int srv_handle_lldb_query(struct srv *srv, const char *pkt, size_t len)
 {
-	if (len == strlen("qHostInfo") && srv_prefix(pkt, len, "qHostInfo"))
+	if (len == strlen("qHostInfo") && srv_prefix(pkt, len, "qHostInfo")) {
+		struct srv_lldb *st = srv_lldb_state(srv);
+
+		if (st)
+			st->client = 1;
 		return srv_host_info(srv);
+	}
 	if (len == strlen("qProcessInfo") &&
 	    srv_prefix(pkt, len, "qProcessInfo"))
 		return srv_process_info(srv);
