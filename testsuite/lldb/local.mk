@@ -8,7 +8,8 @@ AM_LLDB_LOG_FLAGS = --lldb '$(LLDB)' --reference '$(LLDB_SERVER)'
 
 lldb_scenarios = \
 	testsuite/lldb/scenarios/basics.lldb \
-	testsuite/lldb/scenarios/trace_thread.lldb
+	testsuite/lldb/scenarios/trace_thread.lldb \
+	testsuite/lldb/scenarios/trace_process.lldb
 TESTS += $(lldb_scenarios)
 
 # `make check-lldb`: only these.
