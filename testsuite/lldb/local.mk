@@ -9,7 +9,8 @@ AM_LLDB_LOG_FLAGS = --lldb '$(LLDB)' --reference '$(LLDB_SERVER)'
 lldb_scenarios = \
 	testsuite/lldb/scenarios/basics.lldb \
 	testsuite/lldb/scenarios/trace_thread.lldb \
-	testsuite/lldb/scenarios/trace_process.lldb
+	testsuite/lldb/scenarios/trace_process.lldb \
+	testsuite/lldb/scenarios/trace_save.lldb
 TESTS += $(lldb_scenarios)
 
 # `make check-lldb`: only these.
@@ -18,7 +19,8 @@ check-lldb: ptstub$(EXEEXT) ptbtrace$(EXEEXT) $(e2e_programs)
 	  check_PROGRAMS='$(e2e_programs)'
 
 lldb_ground_truth = \
-	testsuite/lldb/scenarios/ground_truth/compute.lldb
+	testsuite/lldb/scenarios/ground_truth/compute.lldb \
+	testsuite/lldb/scenarios/then/trace_save.lldb
 EXTRA_DIST += testsuite/lldb/run_lldb.py testsuite/lldb/lldb_helpers.py \
 	testsuite/lldb/README.md $(lldb_scenarios) $(lldb_ground_truth)
 clean-local: clean-lldb
