@@ -30,13 +30,14 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_source.c btrace/bt_source.h \
 	btrace/bt_packets.c btrace/bt_packets.h \
 	btrace/bt_export.c \
+	btrace/bt_export_lldb.c \
 	btrace/bt_xml.c \
 	btrace/bt_rsp.c btrace/bt_rsp.h \
 	btrace/bt_live.c
 btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
-	$(LIBDEFLATE_CFLAGS) $(EXPAT_CFLAGS)
+	$(LIBDEFLATE_CFLAGS) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS)
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
-	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) -lpthread
+	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) $(JANSSON_LIBS) -lpthread
 
 # The bundle writer alone (libc only), for the stub's `monitor btrace save`.
 noinst_LIBRARIES += btrace/libptbundle.a
@@ -56,7 +57,7 @@ BT_SANITIZED_CC_FLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBELF_CFLAGS) $(BT_A
 BT_SANITIZED_LD_FLAGS = $(BT_ASAN)
 BT_TEST_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace_asan.a \
 	-lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBDEFLATE_LIBS) \
-	$(EXPAT_LIBS) -lpthread \
+	$(EXPAT_LIBS) $(JANSSON_LIBS) -lpthread \
 	$(CRITERION_LIBS)
 
 check_LIBRARIES += btrace/libptbtrace_asan.a testsuite/btrace/libbtcorpus.a

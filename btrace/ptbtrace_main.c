@@ -46,9 +46,12 @@ static void bt_usage(FILE *out)
 	      "  maint-info                  like `maint info btrace`\n"
 	      "  export --format=folded|chrome  stacks for flame graphs, or\n"
 	      "                              Chrome trace events\n"
+	      "  export --format=lldb DIR    LLDB's trace bundle in DIR "
+	      "(trace load\n"
+	      "                              DIR/trace.json)\n"
 	      "options:\n"
 	      "  --json       print JSON instead of GDB's text\n"
-	      "  --format=F   export's format: folded or chrome\n"
+	      "  --format=F   export's format: folded, chrome or lldb\n"
 	      "  --size=N     the history window (GDB's "
 	      "function-call-history-size or\n"
 	      "               instruction-history-size, default 10; 0 is "
@@ -458,6 +461,29 @@ static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 	return 0;
 }
 
+/* export --format=lldb DIR FILE: the bundle alone, nothing decoded.  */
+static int bt_cmd_export_lldb(const struct bt_tool *tool)
+{
+	struct bt_bundle bundle;
+	struct bt_diag diag;
+	int status = 0;
+
+	bt_diag_init(&diag);
+	if (!tool->args[0] || strchr(tool->args, ' ')) {
+		fputs("ptbtrace: export --format=lldb wants a folder: "
+		      "export --format=lldb DIR FILE\n", stderr);
+		return 2;
+	}
+	memset(&bundle, 0, sizeof(bundle));
+	if (bt_load_input(&bundle, tool->file, &diag) < 0 ||
+	    bt_export_lldb(tool->args, &bundle, &diag) < 0) {
+		bt_diag_print(&diag, "ptbtrace", stderr);
+		status = 1;
+	}
+	bt_bundle_fini(&bundle);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct bt_tool tool;
@@ -467,6 +493,9 @@ int main(int argc, char **argv)
 	if (bt_parse_args(&tool, argc, argv) < 0)
 		return 2;
 
+	if (strcmp(tool.command, "export") == 0 && tool.format &&
+	    strcmp(tool.format, "lldb") == 0)
+		return bt_cmd_export_lldb(&tool);
 	if (strcmp(tool.command, "packets") == 0 ||
 	    strcmp(tool.command, "maint-info") == 0)
 		return bt_cmd_packets(&tool, tool.file);

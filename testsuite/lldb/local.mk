@@ -10,7 +10,8 @@ lldb_scenarios = \
 	testsuite/lldb/scenarios/basics.lldb \
 	testsuite/lldb/scenarios/trace_thread.lldb \
 	testsuite/lldb/scenarios/trace_process.lldb \
-	testsuite/lldb/scenarios/trace_save.lldb
+	testsuite/lldb/scenarios/trace_save.lldb \
+	testsuite/lldb/scenarios/trace_export.lldb
 TESTS += $(lldb_scenarios)
 
 # `make check-lldb`: only these.
@@ -20,7 +21,8 @@ check-lldb: ptstub$(EXEEXT) ptbtrace$(EXEEXT) $(e2e_programs)
 
 lldb_ground_truth = \
 	testsuite/lldb/scenarios/ground_truth/compute.lldb \
-	testsuite/lldb/scenarios/then/trace_save.lldb
+	testsuite/lldb/scenarios/then/trace_save.lldb \
+	testsuite/lldb/scenarios/then/trace_export.lldb
 EXTRA_DIST += testsuite/lldb/run_lldb.py testsuite/lldb/lldb_helpers.py \
 	testsuite/lldb/README.md $(lldb_scenarios) $(lldb_ground_truth)
 clean-local: clean-lldb
