@@ -62,11 +62,11 @@ static int srv_process_info(struct srv *srv)
 	FILE *f;
 
 	if (!proc)
-		return srv_error_text(srv, "No process.");
+		return srv_lldb_error(srv, "No process.");
 	snprintf(path, sizeof(path), "/proc/%d/status", (int) proc->pid);
 	f = fopen(path, "r");
 	if (!f)
-		return srv_error_text(srv, "No such process.");
+		return srv_lldb_error(srv, "No such process.");
 	while (fgets(line, sizeof(line), f)) {
 		sscanf(line, "PPid: %ld", &ppid);
 		sscanf(line, "Uid: %ld %ld", &uid[0], &uid[1]);
@@ -96,9 +96,9 @@ static int srv_shlib_info_addr(struct srv *srv)
 	uint64_t slot;
 
 	if (!proc)
-		return srv_error_text(srv, "No process.");
+		return srv_lldb_error(srv, "No process.");
 	if (svr4_debug_slot(proc->pid, srv_lldb_read, proc, &slot) < 0)
-		return srv_error_text(srv, "No DT_DEBUG in the executable.");
+		return srv_lldb_error(srv, "No DT_DEBUG in the executable.");
 	ps_buf_printf(&srv->reply, "%llx", (unsigned long long) slot);
 	return srv_reply;
 }
@@ -113,14 +113,14 @@ static int srv_memory_region(struct srv *srv, const char *pkt, size_t len)
 	int err;
 
 	if (ps_hex_parse_u64(&p, end, &addr) < 0 || p != end)
-		return srv_error_text(srv, "Bad address.");
+		return srv_lldb_error(srv, "Bad address.");
 	if (!proc)
-		return srv_error_text(srv, "No process.");
+		return srv_lldb_error(srv, "No process.");
 	nat_maps_init(&maps);
 	err = nat_maps_read(&maps, proc->pid);
 	if (err < 0) {
 		nat_maps_fini(&maps);
-		return srv_error_text(srv, "Cannot read the memory map.");
+		return srv_lldb_error(srv, "Cannot read the memory map.");
 	}
 	for (size_t i = 0; i < maps.count; i++) {
 		const struct nat_map *m = &maps.map[i];

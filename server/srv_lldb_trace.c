@@ -624,8 +624,8 @@ int srv_handle_lldb_trace(struct srv *srv, const char *pkt, size_t len)
 		json_t *root;
 		int res;
 
-		if (len <= n || !srv_prefix(pkt, len, packets[i].name) ||
-		    pkt[n] != ':')
+		if (!srv_prefix(pkt, len, packets[i].name) ||
+		    (len > n && pkt[n] != ':'))
 			continue;
 		root = srv_lldb_parse(srv, pkt, len, packets[i].name);
 		if (!root)
