@@ -6,6 +6,10 @@
                        sequence's count and digest as ground truth
     trace-record KEY   the same for the instructions LLDB decodes from the
                        thread's trace (its events skipped, errors counted)
+    continue-interrupt SECONDS
+                       continue, and after SECONDS interrupt the process
+                       as `process interrupt` does; print the state it
+                       stopped in and its thread's stop reason
     trace-digest KEY CMD...
                        run an LLDB command and print a digest of what it
                        printed, to compare a live dump with a loaded one
@@ -15,6 +19,7 @@ instruction single-steps once per iteration but is one instruction in
 Intel PT."""
 
 import hashlib
+import time
 
 import lldb
 
@@ -81,8 +86,30 @@ def trace_digest(debugger, command, result, internal_dict):
     result.AppendMessage(f"digest {key} = {sha} ({len(lines)} lines)")
 
 
+def continue_interrupt(debugger, command, result, internal_dict):
+    seconds = float(command.strip() or "0.5")
+    process = debugger.GetSelectedTarget().GetProcess()
+    debugger.SetAsync(True)
+    try:
+        process.Continue()
+        time.sleep(seconds)
+        running = process.GetState() == lldb.eStateRunning
+        process.SendAsyncInterrupt()
+        deadline = time.monotonic() + 10
+        while (process.GetState() != lldb.eStateStopped and
+               time.monotonic() < deadline):
+            time.sleep(0.05)
+    finally:
+        debugger.SetAsync(False)
+    thread = process.GetSelectedThread()
+    result.AppendMessage(f"ran {seconds} s: {'running' if running else 'not running'}")
+    result.AppendMessage("state: " + debugger.StateAsCString(process.GetState()))
+    result.AppendMessage("stop reason: " + thread.GetStopDescription(100))
+
+
 def __lldb_init_module(debugger, internal_dict):
     for name, func in (("stepi-record", "stepi_record"),
+                       ("continue-interrupt", "continue_interrupt"),
                        ("trace-record", "trace_record"),
                        ("trace-digest", "trace_digest")):
         debugger.HandleCommand(

@@ -8,6 +8,8 @@ AM_LLDB_LOG_FLAGS = --lldb '$(LLDB)' --reference '$(LLDB_SERVER)'
 
 lldb_scenarios = \
 	testsuite/lldb/scenarios/basics.lldb \
+	testsuite/lldb/scenarios/threads.lldb \
+	testsuite/lldb/scenarios/attach.lldb \
 	testsuite/lldb/scenarios/trace_thread.lldb \
 	testsuite/lldb/scenarios/trace_process.lldb \
 	testsuite/lldb/scenarios/trace_save.lldb \

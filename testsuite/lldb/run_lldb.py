@@ -12,6 +12,10 @@ Header lines of a scenario (each optional):
 
     # program: plain              inferior in testsuite/programs/bin/
     # args: 5                     its arguments
+    # mode: attach                the runner starts the program (stdin a
+                                  pipe it keeps open) and the stub
+                                  attaches to it; after lldb, the
+                                  transcript says whether it still runs
     # expect: REGEX               must match the normalized transcript
                                   (multi-line; backreferences work)
     # expect-not: REGEX           must not match it
@@ -49,7 +53,7 @@ from processes import become_subreaper, free_port, kill_orphans, \
     kill_tree  # noqa: E402
 
 SKIP, FAIL, PASS = 77, 1, 0
-DIRECTIVE = re.compile(r"^#\s*(program|args|expect|expect-not|"
+DIRECTIVE = re.compile(r"^#\s*(program|args|mode|expect|expect-not|"
                        r"expected-difference|reference|ground-truth|then|"
                        r"timeout):\s*(.*?)\s*$")
 GT_KEY = re.compile(r"@GT:([\w.-]+)@")
@@ -66,7 +70,7 @@ class Scenario:
     def __init__(self, path):
         self.path = path
         self.name = os.path.splitext(os.path.basename(path))[0]
-        self.program, self.args = "plain", []
+        self.program, self.args, self.mode = "plain", [], "remote"
         self.expect, self.expect_not, self.differences = [], [], []
         self.no_reference = self.ground_truth = self.then = ""
         self.timeout = 30.0
@@ -81,6 +85,8 @@ class Scenario:
                 self.program = value
             elif key == "args":
                 self.args = value.split()
+            elif key == "mode":
+                self.mode = value
             elif key == "expect":
                 self.expect.append(value)
             elif key == "expect-not":
@@ -114,11 +120,15 @@ def listening(port):
 
 
 class StubRun:
-    def __init__(self, kind, path, program, args, cwd):
+    def __init__(self, kind, path, program, args, cwd, pid=None):
         self.port = free_port()
         address = f"127.0.0.1:{self.port}"
-        if kind == "lldb-server":
+        if kind == "lldb-server" and pid:
+            argv = [path, "gdbserver", address, "--attach", str(pid)]
+        elif kind == "lldb-server":
             argv = [path, "gdbserver", address, program, *args]
+        elif pid:
+            argv = [path, "--once", "--attach", address, str(pid)]
         else:
             argv = [path, "--once", address, program, *args]
         self.proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.DEVNULL,
@@ -215,7 +225,17 @@ def one_run(kind, stub_path, args, scenario, out_dir, gt_script=None):
     os.makedirs(out_dir, exist_ok=True)
     program = os.path.join(args.builddir, "testsuite", "programs", "bin",
                            scenario.program)
-    stub = StubRun(kind, stub_path, program, scenario.args, out_dir)
+    inferior = None
+    if scenario.mode == "attach":
+        # Without address randomization, as both stubs start programs.
+        inferior = subprocess.Popen(["setarch", "-R", program,
+                                     *scenario.args], cwd=out_dir,
+                                    stdin=subprocess.PIPE,
+                                    stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+        time.sleep(0.2)
+    stub = StubRun(kind, stub_path, program, scenario.args, out_dir,
+                   inferior.pid if inferior else None)
     subst = {"@TARGET@": stub.address, "@PROG@": program, "@OUT@": out_dir,
              "@HERE@": HERE, "@PTBTRACE@": os.path.join(args.builddir,
                                                          "ptbtrace")}
@@ -227,8 +247,22 @@ def one_run(kind, stub_path, args, scenario, out_dir, gt_script=None):
         text = run_lldb(args.lldb, body, subst, out_dir,
                         "ground-truth" if gt_script else "session", program,
                         scenario.timeout, out_dir)
+        if inferior:
+            # A detached program runs on: a byte lets it read and tick.
+            try:
+                inferior.stdin.write(b"x")
+                inferior.stdin.flush()
+                time.sleep(0.2)
+                alive = inferior.poll() is None
+            except OSError:
+                alive = False
+            text += ("[program after the session: "
+                     f"{'running' if alive else 'gone'}]\n")
     finally:
         stub.finish()
+        if inferior:
+            inferior.kill()
+            inferior.wait()
         kill_orphans()
     if scenario.then and not gt_script:
         with open(os.path.join(os.path.dirname(scenario.path),
