@@ -10,6 +10,7 @@ lldb_scenarios = \
 	testsuite/lldb/scenarios/basics.lldb \
 	testsuite/lldb/scenarios/threads.lldb \
 	testsuite/lldb/scenarios/attach.lldb \
+	testsuite/lldb/scenarios/expressions.lldb \
 	testsuite/lldb/scenarios/trace_thread.lldb \
 	testsuite/lldb/scenarios/trace_process.lldb \
 	testsuite/lldb/scenarios/trace_save.lldb \
