@@ -14,7 +14,8 @@ lldb_scenarios = \
 	testsuite/lldb/scenarios/trace_thread.lldb \
 	testsuite/lldb/scenarios/trace_process.lldb \
 	testsuite/lldb/scenarios/trace_save.lldb \
-	testsuite/lldb/scenarios/trace_export.lldb
+	testsuite/lldb/scenarios/trace_export.lldb \
+	testsuite/lldb/scenarios/trace_errors.lldb
 TESTS += $(lldb_scenarios)
 
 # `make check-lldb`: only these.

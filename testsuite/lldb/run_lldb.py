@@ -162,7 +162,11 @@ def run_lldb(lldb, script_text, subst, out_dir, tag, program, timeout,
     with open(script, "w") as f:
         f.write("".join(l + "\n" for l in script_text.splitlines()
                         if not l.startswith("#")))
-    argv = [lldb, "--no-lldbinit", "-b", "-s", script]
+    # A command that fails does not end the script: later commands and
+    # expect: lines say what must follow.
+    argv = [lldb, "--no-lldbinit", "-b", "-O",
+            "settings set interpreter.stop-command-source-on-error false",
+            "-s", script]
     if program:
         argv.append(program)
     try:
