@@ -271,3 +271,9 @@ TESTS += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
 EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
 	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh \
 	testsuite/btrace/progress_line.sh
+
+check_PROGRAMS += testsuite/unit/bt_export_lldb_test
+TESTS += testsuite/unit/bt_export_lldb_test
+testsuite_unit_bt_export_lldb_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_export_lldb_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_export_lldb_test_LDADD = $(BT_TEST_LIBS)
