@@ -57,26 +57,16 @@ static int srv_process_info(struct srv *srv)
 {
 	struct nat_process *proc = srv_general_process(srv);
 	struct ps_buf *r = &srv->reply;
-	char path[64], line[256];
-	long ppid = 0, uid[2] = { 0, 0 }, gid[2] = { 0, 0 };
-	FILE *f;
+	struct procinfo_ids ids;
 
 	if (!proc)
 		return srv_lldb_error(srv, "No process.");
-	snprintf(path, sizeof(path), "/proc/%d/status", (int) proc->pid);
-	f = fopen(path, "r");
-	if (!f)
+	if (procinfo_ids(proc->pid, &ids) < 0)
 		return srv_lldb_error(srv, "No such process.");
-	while (fgets(line, sizeof(line), f)) {
-		sscanf(line, "PPid: %ld", &ppid);
-		sscanf(line, "Uid: %ld %ld", &uid[0], &uid[1]);
-		sscanf(line, "Gid: %ld %ld", &gid[0], &gid[1]);
-	}
-	fclose(f);
 	ps_buf_printf(r, "pid:%x;parent-pid:%lx;real-uid:%lx;real-gid:%lx;"
 		      "effective-uid:%lx;effective-gid:%lx;",
-		      (unsigned) proc->pid, ppid, uid[0], gid[0], uid[1],
-		      gid[1]);
+		      (unsigned) proc->pid, ids.ppid, ids.uid, ids.gid,
+		      ids.euid, ids.egid);
 	srv_put_hex_str(r, "triple", srv_lldb_triple);
 	ps_buf_puts(r, "ostype:linux;endian:little;ptrsize:8;");
 	return srv_reply;
