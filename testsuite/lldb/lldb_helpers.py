@@ -99,6 +99,9 @@ def continue_interrupt(debugger, command, result, internal_dict):
         while (process.GetState() != lldb.eStateStopped and
                time.monotonic() < deadline):
             time.sleep(0.05)
+        # LLDB prints the stop on its own thread: let that come first, so
+        # that the transcript's order does not depend on the machine.
+        time.sleep(0.3)
     finally:
         debugger.SetAsync(False)
     thread = process.GetSelectedThread()
