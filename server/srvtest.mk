@@ -128,3 +128,10 @@ testsuite_unit_srv_lldb_trace_test_SOURCES = \
 	testsuite/unit/srv_lldb_trace_test.c testsuite/unit/srv_fixture.h
 testsuite_unit_srv_lldb_trace_test_CFLAGS = $(SRVTEST_CFLAGS)
 testsuite_unit_srv_lldb_trace_test_LDADD = $(SRVTEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/srv_lldb_query_test
+TESTS += testsuite/unit/srv_lldb_query_test
+testsuite_unit_srv_lldb_query_test_SOURCES = \
+	testsuite/unit/srv_lldb_query_test.c testsuite/unit/srv_fixture.h
+testsuite_unit_srv_lldb_query_test_CFLAGS = $(SRVTEST_CFLAGS)
+testsuite_unit_srv_lldb_query_test_LDADD = $(SRVTEST_LDADD)

@@ -270,35 +270,3 @@ Test(srv_lldb_trace, process_limit_leaves_new_threads_untraced)
 	assert_error(req_json("jLLDBTraceStart", "{\"type\":\"intel-pt\"}"),
 		     "Process currently traced");
 }
-
-Test(srv_lldb_trace, lldb_queries)
-{
-	pid_t pid = srv_fx_start("marker", NULL);
-	char want[64];
-	const char *r;
-
-	r = srv_fx_req("qHostInfo");
-	/* "x86_64-pc-linux-gnu" in hex.  */
-	cr_assert(strstr(r, "triple:7838365f36342d70632d6c696e75782d676e75;"),
-		  "%s", r);
-	r = srv_fx_req("qProcessInfo");
-	snprintf(want, sizeof(want), "pid:%x;", (unsigned) pid);
-	cr_assert(!strncmp(r, want, strlen(want)), "%s", r);
-	cr_assert(strstr(r, "ostype:linux;"), "%s", r);
-
-	r = srv_fx_reqf("qMemoryRegionInfo:%llx",
-			(unsigned long long) srv_fx_sym("marker"));
-	cr_assert(strstr(r, "permissions:rx;"), "%s", r);
-	cr_assert(strstr(r, "name:"), "%s", r);
-	r = srv_fx_req("qMemoryRegionInfo:0");
-	cr_assert(!strncmp(r, "start:0;size:", 13), "%s", r);
-	cr_assert_null(strstr(r, "permissions"), "a hole: %s", r);
-	assert_error(srv_fx_req("qMemoryRegionInfo:zz"), "Bad address");
-
-	r = unescaped(srv_fx_req("jThreadsInfo"));
-	snprintf(want, sizeof(want), "{\"tid\":%d,\"name\":\"nat_prog\"}",
-		 (int) pid);
-	cr_assert(strstr(r, want), "%s", r);
-	r = srv_fx_req("qShlibInfoAddr");
-	cr_assert(r[0] && ps_hex_digit(r[0]) >= 0, "%s", r);
-}
