@@ -21,7 +21,7 @@ PTSTUB_LIBS = server/libpsserver.a server/libpsagent.a server/libpshostio.a \
 	server/libpsrsp.a \
 	btrace/libptbundle.a nat/libpsinfo.a nat/libpsnat.a nat/emu/libpsemu.a nat/libpsmem.a \
 	nat/libpshw.a nat/libpsregs.a xml/libpsxml.a xml/libpsbtxml.a \
-	common/libpscommon.a
+	common/libpscommon.a $(LIBDEFLATE_LIBS)
 ptstub_LDADD = $(PTSTUB_LIBS) -lipt -lZydis $(LIBELF_LIBS) $(JANSSON_LIBS)
 
 # The btrace packets' tests use the packet handlers' fixture

@@ -64,13 +64,13 @@ static int srv_bundle_maps(struct nat_process *proc, struct nat_maps *maps,
 }
 
 static int srv_bundle_trace(struct nat_thread *thread, struct bt_bundle *b,
-			    struct ps_buf *raw, struct perf_bts_blocks *blocks,
+			    struct ps_buf *raw, struct trace_blocks *blocks,
 			    struct bt_bts_block **newest_first)
 {
 	int err;
 
-	if (thread->btrace->format == btrace_format_pt) {
-		struct btrace_cpu cpu;
+	if (thread->btrace->format == trace_format_pt) {
+		struct trace_cpu cpu;
 
 		err = nat_btrace_read_pt(thread, nat_btrace_read_copy, raw);
 		if (err < 0)
@@ -110,7 +110,7 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 	struct nat_thread *thread = srv_general_thread(srv);
 	struct bt_bts_block *newest_first = NULL;
 	struct bt_mapping *mappings = NULL;
-	struct perf_bts_blocks blocks;
+	struct trace_blocks blocks;
 	struct bt_pages *pages = NULL;
 	struct nat_maps maps;
 	struct bt_bundle b;
@@ -122,7 +122,7 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 			-pse_notfound;
 	memset(&b, 0, sizeof(b));
 	ps_buf_init(&raw);
-	perf_bts_blocks_init(&blocks);
+	trace_blocks_init(&blocks);
 	nat_maps_init(&maps);
 
 	b.pid = thread->proc->pid;
@@ -157,7 +157,7 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 	free(mappings);
 	free(newest_first);
 	nat_maps_fini(&maps);
-	perf_bts_blocks_fini(&blocks);
+	trace_blocks_fini(&blocks);
 	ps_buf_fini(&raw);
 	return err;
 }

@@ -121,7 +121,7 @@ int srv_lldb_proc_add(struct srv_lldb *st, struct nat_thread *thread,
 	}
 	target->btrace_psb_period = st->proc_psb;
 	reason[0] = '\0';
-	err = nat_btrace_enable(target, thread, btrace_format_pt,
+	err = nat_btrace_enable(target, thread, trace_format_pt,
 				st->proc_size, reason, len);
 	target->btrace_psb_period = 0;
 	if (err < 0)

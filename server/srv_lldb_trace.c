@@ -269,7 +269,7 @@ static int srv_lldb_enable(struct srv *srv, struct nat_thread *t,
 
 	srv->target->btrace_psb_period = opts->psb;
 	reason[0] = '\0';
-	err = nat_btrace_enable(srv->target, t, btrace_format_pt,
+	err = nat_btrace_enable(srv->target, t, trace_format_pt,
 				(size_t) opts->size, reason, sizeof(reason));
 	srv->target->btrace_psb_period = 0;
 	if (err < 0)
@@ -421,7 +421,7 @@ static int srv_lldb_stop(struct srv *srv, json_t *root)
 		struct nat_thread *t = nat_find_thread(srv->target, proc->pid,
 			(pid_t) json_integer_value(tid));
 
-		if (!t->btrace || t->btrace->format != btrace_format_pt) {
+		if (!t->btrace || t->btrace->format != trace_format_pt) {
 			missing = (int) t->tid;
 			continue;
 		}
@@ -441,7 +441,7 @@ static int srv_lldb_stop(struct srv *srv, json_t *root)
    GDB's "new" reads keep left alone.  */
 static int srv_lldb_ipt(struct nat_thread *thread, struct ps_buf *raw)
 {
-	if (!thread->btrace || thread->btrace->format != btrace_format_pt)
+	if (!thread->btrace || thread->btrace->format != trace_format_pt)
 		return -pse_notfound;
 	return nat_btrace_read_pt(thread, nat_btrace_read_copy, raw);
 }
@@ -455,7 +455,7 @@ static int srv_lldb_cpuinfo(struct srv *srv, struct nat_process *proc,
 
 	for (struct nat_thread *t = proc->threads; t; t = t->next)
 		if (t->btrace) {
-			emulated = t->btrace->kind == nat_btrace_emu;
+			emulated = t->btrace->emulated;
 			break;
 		}
 	if (emulated)
@@ -495,7 +495,7 @@ static int srv_lldb_get_state(struct srv *srv, json_t *root)
 			json_decref(data);
 			continue;
 		}
-		emulated |= t->btrace->kind == nat_btrace_emu;
+		emulated |= t->btrace->emulated;
 		if (srv_lldb_add_data(data, "iptTrace", buf.len) ||
 		    json_array_append_new(threads, json_pack("{s:I, s:o}",
 			    "tid", (json_int_t) t->tid, "binaryData", data)))

@@ -193,10 +193,10 @@ static int srv_btrace_status(struct srv *srv)
 			ps_buf_printf(&out, "Thread %d.%d: %s %s, buffer %zu bytes, "
 				      "%llu %s recorded, %llu held, %llu wraps\n",
 				      (int) p->pid, (int) t->tid,
-				      nat_btrace_kind_name(st.kind),
-				      st.format == btrace_format_pt ? "PT" : "BTS",
+				      nat_btrace_source_name(st.emulated),
+				      st.format == trace_format_pt ? "PT" : "BTS",
 				      st.size, (unsigned long long) st.recorded,
-				      st.format == btrace_format_pt ? "bytes" : "blocks",
+				      st.format == trace_format_pt ? "bytes" : "blocks",
 				      (unsigned long long) st.held,
 				      (unsigned long long) st.wraps);
 		}

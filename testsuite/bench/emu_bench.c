@@ -103,7 +103,7 @@ static int bench(const char *work, const char *size)
 				return -1;
 			t0 = now();
 			if (drv_emulate(&proc, &variants[v].config,
-					emu_format_pt, 64u << 20, &trace) < 0)
+					trace_format_pt, 64u << 20, &trace) < 0)
 				return -1;
 			t = now() - t0;
 			if (!rep || t < secs)
