@@ -31,15 +31,16 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_source.c btrace/bt_source.h \
 	btrace/bt_packets.c btrace/bt_packets.h \
 	btrace/bt_export.c \
+	btrace/bt_export_lldb.c \
 	btrace/bt_export_perf.c btrace/bt_export_perf.h \
 	btrace/bt_perf_data.c btrace/bt_perf_data.h \
 	btrace/bt_xml.c \
 	btrace/bt_rsp.c btrace/bt_rsp.h \
 	btrace/bt_live.c
 btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
-	$(LIBDEFLATE_CFLAGS) $(EXPAT_CFLAGS)
+	$(LIBDEFLATE_CFLAGS) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS)
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
-	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) -lpthread
+	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) $(JANSSON_LIBS) -lpthread
 
 # The bundle writer alone (libc and libdeflate), for the stub's `monitor
 # btrace save`.
@@ -60,7 +61,7 @@ BT_SANITIZED_CC_FLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBELF_CFLAGS) $(BT_A
 BT_SANITIZED_LD_FLAGS = $(BT_ASAN)
 BT_TEST_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace_asan.a \
 	-lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBDEFLATE_LIBS) \
-	$(EXPAT_LIBS) -lpthread \
+	$(EXPAT_LIBS) $(JANSSON_LIBS) -lpthread \
 	$(CRITERION_LIBS)
 
 check_LIBRARIES += btrace/libptbtrace_asan.a testsuite/btrace/libbtcorpus.a
@@ -281,6 +282,11 @@ EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
 	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh \
 	testsuite/btrace/progress_line.sh
 
+check_PROGRAMS += testsuite/unit/bt_export_lldb_test
+TESTS += testsuite/unit/bt_export_lldb_test
+testsuite_unit_bt_export_lldb_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_export_lldb_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_export_lldb_test_LDADD = $(BT_TEST_LIBS)
 # perf reads ptbtrace's perf.data export: perf's decode of emulated traces
 # against single-step ground truth, its call/return and report views
 # against ptbtrace's, export-to-sqlite.py, and bad input.

@@ -49,9 +49,12 @@ static void bt_usage(FILE *out)
 	      "                              Chrome trace events\n"
 	      "  export --format=perf -o OUT  perf.data for perf script and "
 	      "perf report\n"
+	      "  export --format=lldb DIR    LLDB's trace bundle in DIR "
+	      "(trace load\n"
+	      "                              DIR/trace.json)\n"
 	      "options:\n"
 	      "  --json       print JSON instead of GDB's text\n"
-	      "  --format=F   export's format: folded, chrome or perf\n"
+	      "  --format=F   export's format: folded, chrome, perf or lldb\n"
 	      "  -o FILE      export's output file (perf: required)\n"
 	      "  --size=N     the history window (GDB's "
 	      "function-call-history-size or\n"
@@ -491,6 +494,29 @@ static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 	return 0;
 }
 
+/* export --format=lldb DIR FILE: the bundle alone, nothing decoded.  */
+static int bt_cmd_export_lldb(const struct bt_tool *tool)
+{
+	struct bt_bundle bundle;
+	struct bt_diag diag;
+	int status = 0;
+
+	bt_diag_init(&diag);
+	if (!tool->args[0] || strchr(tool->args, ' ')) {
+		fputs("ptbtrace: export --format=lldb wants a folder: "
+		      "export --format=lldb DIR FILE\n", stderr);
+		return 2;
+	}
+	memset(&bundle, 0, sizeof(bundle));
+	if (bt_load_input(&bundle, tool->file, &diag) < 0 ||
+	    bt_export_lldb(tool->args, &bundle, &diag) < 0) {
+		bt_diag_print(&diag, "ptbtrace", stderr);
+		status = 1;
+	}
+	bt_bundle_fini(&bundle);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct bt_tool tool;
@@ -503,6 +529,9 @@ int main(int argc, char **argv)
 	if (strcmp(tool.command, "export") == 0 && tool.format &&
 	    strcmp(tool.format, "perf") == 0)
 		return bt_cmd_export_perf(&tool);
+	if (strcmp(tool.command, "export") == 0 && tool.format &&
+	    strcmp(tool.format, "lldb") == 0)
+		return bt_cmd_export_lldb(&tool);
 	if (strcmp(tool.command, "packets") == 0 ||
 	    strcmp(tool.command, "maint-info") == 0)
 		return bt_cmd_packets(&tool, tool.file);

@@ -1,4 +1,5 @@
 #include "nat/cpu_info.h"
+#include "common/ps_buf.h"
 #include "common/ps_error.h"
 
 #include <cpuid.h>
@@ -104,5 +105,22 @@ int cpu_info_for_pt_config(struct trace_cpu *out,
 
 drop:
 	out->vendor[0] = '\0';
+	return 0;
+}
+
+int cpu_info_procfs(struct ps_buf *out)
+{
+	char chunk[4096];
+	size_t n;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return -pse_io;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (ps_buf_append(out, chunk, n) < 0) {
+			fclose(f);
+			return -pse_nomem;
+		}
+	fclose(f);
 	return 0;
 }

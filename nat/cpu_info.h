@@ -35,4 +35,9 @@ int cpu_info_bts_allowed(const struct trace_cpu *cpu, char *reason,
 int cpu_info_for_pt_config(struct trace_cpu *out,
 			   const struct trace_cpu *cpu);
 
+struct ps_buf;
+
+/* Append /proc/cpuinfo, as LLDB's procfsCpuInfo trace data is.  */
+int cpu_info_procfs(struct ps_buf *out);
+
 #endif

@@ -159,6 +159,14 @@ struct nat_target {
 	struct { pid_t tid; int status; } orphans[64];
 	unsigned norphans;
 	FILE *debug;          /* --debug log, or NULL */
+
+	/* Called with each new thread of a process, stopped before its
+	   first instruction (a process-wide trace starts tracing it).  */
+	void (*on_new_thread)(void *ctx, struct nat_thread *thread);
+	void *on_new_thread_ctx;
+	/* Bytes between PSB+ in emulated PT traces enabled from now on
+	   (0: the emulator's default).  */
+	uint32_t btrace_psb_period;
 };
 
 

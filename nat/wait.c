@@ -165,6 +165,8 @@ static int nat_handle_clone(struct nat_target *target,
 		child->resumed = thread->resumed;
 		child->resume_kind = nat_resume_cont;
 		nat_debug(target, "new thread %d", (int) msg);
+		if (target->on_new_thread)
+			target->on_new_thread(target->on_new_thread_ctx, child);
 		nat_resume_quietly(child, stopping);
 	}
 	nat_resume_quietly(thread, stopping);

@@ -1,6 +1,7 @@
 /* A client connection: the packet loop (all-stop, or non-stop with
    srv_nonstop.c), errors, and the selected thread.  */
 #include "server/server.h"
+#include "server/srv_lldb.h"
 #include "common/ps_error.h"
 #include "nat/amd64_regs.h"
 
@@ -33,6 +34,7 @@ int srv_init(struct srv *srv, struct nat_target *target,
 void srv_fini(struct srv *srv)
 {
 	srv_settings_fini(srv);
+	srv_lldb_fini(srv);
 	ax_cond_list_fini(&srv->conds_sw);
 	ax_cond_list_fini(&srv->conds_hw);
 	hostio_fini(&srv->hostio);
@@ -205,6 +207,8 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	srv->no_resumed = 0;
 	srv->extended = srv->opts->multi;
 	srv->disconnect = 0;
+	if (srv->lldb)
+		srv->lldb->client = 0;
 	srv->target->report_fork = 0;
 	srv->target->report_vfork = 0;
 	srv->target->report_exec = 0;

@@ -36,6 +36,8 @@ enum srv_disable {
 	srv_disable_t = 1 << 4,         /* S replies instead of T */
 };
 
+struct srv_lldb;
+
 struct srv_options {
 	int once;
 	int multi;            /* --multi: extended-remote from the start */
@@ -106,6 +108,9 @@ struct srv {
 
 	struct ps_buf reply;
 	struct ps_buf scratch;
+
+	/* LLDB's trace state (server/srv_lldb.h), NULL until LLDB asks.  */
+	struct srv_lldb *lldb;
 };
 
 /* The server lives as long as ptstub; connections come and go.  */

@@ -171,6 +171,11 @@ bool emu_traced(const struct emu *emu, pid_t tid)
 	return th && th->traced;
 }
 
+void emu_set_psb_period(struct emu *emu, uint32_t bytes)
+{
+	emu->config.psb_period = bytes;
+}
+
 int emu_enable(struct emu *emu, pid_t tid, enum trace_format format,
 	       size_t size)
 {

@@ -80,6 +80,9 @@ int emu_alloc(struct emu **emu, pid_t pid, struct int3_table *sites,
    and free it.  */
 void emu_free(struct emu *emu);
 
+/* Bytes between PSB+ for PT traces enabled from now on (0: 4096).  */
+void emu_set_psb_period(struct emu *emu, uint32_t bytes);
+
 /* Start recording thread TID (stopped) in FORMAT into a ring of SIZE
    bytes.  -pse_exists if it is already traced.  The first emu_prepare
    starts the trace at the thread's IP.  */
