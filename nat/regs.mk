@@ -2,7 +2,8 @@
 noinst_LIBRARIES += nat/libpsregs.a
 nat_libpsregs_a_SOURCES = \
 	nat/xstate.c nat/xstate.h \
-	nat/amd64_regs.c nat/amd64_regs.h
+	nat/amd64_regs.c nat/amd64_regs.h \
+	nat/amd64_regs_image.c nat/amd64_regs_image.h
 
 check_PROGRAMS += testsuite/unit/xstate_test
 TESTS += testsuite/unit/xstate_test

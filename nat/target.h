@@ -48,6 +48,9 @@ struct nat_event {
 	pid_t child;
 	enum nat_stop_reason reason;
 	uint64_t data_addr;
+	/* report_exit: a stopped leader that is exiting (sig 0), its
+	   memory still there; status is its exit code.  */
+	int exiting;
 	char path[4096];
 };
 
@@ -147,6 +150,9 @@ struct nat_target {
 
 	/* Which events the client asked to see (qSupported).  */
 	int report_fork, report_vfork, report_exec;
+	/* Stop each process's leader as it exits (PTRACE_O_TRACEEXIT), for
+	   the recorder; set before the program starts.  */
+	int report_exit;
 
 	/* Host signals to deliver without a stop (QPassSignals).  */
 	uint8_t pass_signals[65];
@@ -159,6 +165,11 @@ struct nat_target {
 	struct { pid_t tid; int status; } orphans[64];
 	unsigned norphans;
 	FILE *debug;          /* --debug log, or NULL */
+
+	/* Called with each new thread, stopped, before it first runs (the
+	   recorder traces it from its first instruction); NULL for none.  */
+	int (*on_new_thread)(void *ctx, struct nat_thread *thread);
+	void *on_new_thread_ctx;
 };
 
 

@@ -13,7 +13,7 @@ server_libpsserver_a_SOURCES = \
 
 bin_PROGRAMS += ptstub
 ptstub_SOURCES = server/main.c
-PTSTUB_LIBS = server/libpsserver.a server/libpsagent.a server/libpshostio.a \
+PTSTUB_LIBS = rec/librec.a server/libpsserver.a server/libpsagent.a server/libpshostio.a \
 	server/libpsrsp.a \
 	btrace/libptbundle.a nat/libpsinfo.a nat/libpsnat.a nat/emu/libpsemu.a nat/libpsmem.a \
 	nat/libpshw.a nat/libpsregs.a xml/libpsxml.a xml/libpsbtxml.a \

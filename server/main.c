@@ -2,6 +2,7 @@
 #include "config.h"
 #include "server/server.h"
 #include "server/rsp_listen.h"
+#include "rec/recorder.h"
 #include "nat/btrace.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
@@ -17,6 +18,7 @@
 static void usage(FILE *out)
 {
 	fputs("Usage:\tptstub [OPTIONS] COMM PROG [ARGS ...]\n"
+	      "\tptstub record [OPTIONS] -- PROG [ARGS ...]  (see record --help)\n"
 	      "\tptstub [OPTIONS] --attach COMM PID\n"
 	      "\tptstub [OPTIONS] --multi COMM\n"
 	      "\n"
@@ -126,6 +128,10 @@ int main(int argc, char **argv)
 	const char *comm;
 	pid_t attach_pid = 0;
 	struct ps_buf wrapper;
+
+	/* `ptstub record`: the flight recorder, no client.  */
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return rec_main(argc - 1, argv + 1);
 
 	ps_buf_init(&wrapper);
 

@@ -1,0 +1,7 @@
+# The flight recorder (`ptstub record`): nat/ without an RSP client,
+# bundles through btrace/'s writer.
+noinst_LIBRARIES += rec/librec.a
+rec_librec_a_SOURCES = rec/recorder.h rec/recorder.c rec/rec_main.c \
+	rec/rec_snapshot.c rec/rec_output.c rec/rec_sideband.c \
+	rec/rec_symbol.c rec/rec_full.c
+rec_librec_a_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
