@@ -154,23 +154,66 @@ static int rec_copy_memory(struct nat_process *proc, const struct nat_map *m,
 	return 0;
 }
 
+/* The starts of PID's mappings that hold changed private pages (smaps'
+   "Anonymous:"): a file mapping the program wrote to (relocations, a
+   RELRO segment since made read-only) differs from its file.  */
+static size_t rec_dirty_maps(pid_t pid, uint64_t *starts, size_t max)
+{
+	char path[64], line[512];
+	unsigned long long start = 0, a, b, kb;
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/smaps", (int) pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (n < max && fgets(line, sizeof(line), f)) {
+		/* "Anonymous:" would scan as a hex number too: keep apart.  */
+		if (sscanf(line, "%llx-%llx ", &a, &b) == 2) {
+			start = a;
+			continue;
+		}
+		if (sscanf(line, "Anonymous: %llu kB", &kb) == 1 && kb)
+			starts[n++] = start;
+	}
+	fclose(f);
+	return n;
+}
+
+static int rec_is_dirty(const uint64_t *starts, size_t n, uint64_t start)
+{
+	for (size_t i = 0; i < n; i++)
+		if (starts[i] == start)
+			return 1;
+	return 0;
+}
+
 /* Files by reference; executable anonymous memory (the vDSO) by copy;
-   for a core also the writable and anonymous memory.  */
+   for a core also the writable, anonymous and changed memory.  */
 static int rec_memory(struct nat_process *proc, struct rec_parts *p,
 		      int core)
 {
-	size_t n;
+	size_t n, ndirty = 0;
+	uint64_t *dirty;
 	int err;
 
 	err = nat_maps_read(&p->maps, proc->pid);
 	if (err < 0)
 		return err;
 	n = p->maps.count + 1;
+	dirty = calloc(n, sizeof(*dirty));
+	if (!dirty)
+		return -pse_nomem;
+	if (core)
+		ndirty = rec_dirty_maps(proc->pid, dirty, n);
 	p->mappings = calloc(n, sizeof(*p->mappings));
 	p->pages = calloc(n, sizeof(*p->pages));
 	p->memory = calloc(n, sizeof(*p->memory));
-	if (!p->mappings || !p->pages || !p->memory)
+	if (!p->mappings || !p->pages || !p->memory) {
+		free(dirty);
 		return -pse_nomem;
+	}
 	for (size_t i = 0; i < p->maps.count; i++) {
 		const struct nat_map *m = &p->maps.map[i];
 		int file = m->path[0] == '/';
@@ -193,10 +236,12 @@ static int rec_memory(struct nat_process *proc, struct rec_parts *p,
 			continue;
 		}
 		if (core && (m->prot & PROT_READ) &&
-		    ((m->prot & PROT_WRITE) || !file) &&
+		    ((m->prot & PROT_WRITE) || !file ||
+		     rec_is_dirty(dirty, ndirty, m->start)) &&
 		    rec_copy_memory(proc, m, &p->memory[p->nmemory]) == 0)
 			p->nmemory++;
 	}
+	free(dirty);
 	return 0;
 }
 

@@ -1,0 +1,17 @@
+# The flight recorder and post-mortem debugging, end to end: programs
+# that crash at the end of a chain of calls, and one that loops.
+check_PROGRAMS += testsuite/rec/crash_chain testsuite/rec/crash_assert \
+	testsuite/rec/crash_thread testsuite/rec/loop
+testsuite_rec_crash_chain_SOURCES = testsuite/rec/crash_chain.c
+testsuite_rec_crash_assert_SOURCES = testsuite/rec/crash_assert.c
+testsuite_rec_crash_thread_SOURCES = testsuite/rec/crash_thread.c
+testsuite_rec_crash_thread_LDFLAGS = -pthread
+testsuite_rec_loop_SOURCES = testsuite/rec/loop.c
+# Whatever the tree is configured with (-O2, sanitizers), they are plain.
+testsuite/rec/%: CFLAGS = -g -O0
+testsuite/rec/crash_thread: CFLAGS = -g -O0 -pthread
+
+TESTS += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
+	testsuite/rec/rec_output.sh
+EXTRA_DIST += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
+	testsuite/rec/rec_output.sh
