@@ -245,6 +245,11 @@ int rec_main(int argc, char **argv)
 		else
 			nat_kill(&target, target.procs->pid);
 	}
+	/* The recording ended before the program we started: it is still
+	   our child, and its status is still ours to pass on.  */
+	if (!attach && err >= 0 && rec.want_detach && rec.pid > 0 &&
+	    waitpid(rec.pid, &status, 0) < 0)
+		status = 0;
 	rec_fini(&rec);
 	nat_target_fini(&target);
 	if (err < 0)

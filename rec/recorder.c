@@ -217,11 +217,14 @@ static void rec_take(struct recorder *rec, struct nat_process *proc,
 		t.name = rec->opts.trigger;
 	}
 	rec_full_drain(rec);
-	/* --full writes one bundle, at the end (exit, crash, detach).  */
-	if (rec->opts.full && (kind == btt_request || kind == btt_function))
+	/* --full writes one bundle, at the end (exit, crash, detach, or
+	   the --trigger function).  */
+	if (rec->opts.full && kind == btt_request)
 		return;
-	rec_snapshot(rec, proc, &t, core);
-	if (kind == btt_signal || kind == btt_exit || kind == btt_full)
+	/* A --full bundle is the whole story: with the core, GDB can look
+	   at it through --postmortem too.  */
+	rec_snapshot(rec, proc, &t, core || rec->opts.full);
+	if (rec->opts.full || kind == btt_signal || kind == btt_exit)
 		rec->final_taken = 1;
 }
 
@@ -307,6 +310,12 @@ static int rec_event(struct recorder *rec, const struct nat_event *ev,
 		if (ev->sig == SIGTRAP && ev->reason == nat_stop_swbreak &&
 		    rec->trigger_addr && ev->pid == rec->pid) {
 			rec_function_hit(rec, thread);
+			/* --full with a trigger: the recording ends there, the
+			   program goes on alone.  */
+			if (rec->final_taken) {
+				rec->want_detach = 1;
+				return 1;
+			}
 			rec_resume_all(rec, 0, 0);
 			return 0;
 		}
@@ -353,8 +362,11 @@ int rec_run(struct recorder *rec, int *status)
 			return err;
 		if (ev.kind == nat_ev_no_resumed)
 			break;
-		if (rec_event(rec, &ev, status))
+		if (rec_event(rec, &ev, status)) {
+			if (rec->want_detach)
+				break;
 			return 0;
+		}
 	}
 	/* Attached and told to stop, or nothing left to run.  */
 	if ((rec->opts.full || rec->opts.at_exit) && !rec->final_taken) {
