@@ -30,3 +30,10 @@ testsuite_unit_srv_btrace_test_SOURCES = testsuite/unit/srv_btrace_test.c \
 	testsuite/unit/srv_fixture.h
 testsuite_unit_srv_btrace_test_CFLAGS = $(SRVTEST_CFLAGS)
 testsuite_unit_srv_btrace_test_LDADD = $(SRVTEST_LDADD)
+
+# The post-mortem session's packets, on a bundle the test writes.
+check_PROGRAMS += testsuite/unit/srv_postmortem_test
+TESTS += testsuite/unit/srv_postmortem_test
+testsuite_unit_srv_postmortem_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+testsuite_unit_srv_postmortem_test_LDADD = $(PTSTUB_LIBS) $(CRITERION_LIBS) \
+	$(LIBELF_LIBS) -lipt -lZydis
