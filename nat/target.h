@@ -170,6 +170,9 @@ struct nat_target {
 	   recorder traces it from its first instruction); NULL for none.  */
 	int (*on_new_thread)(void *ctx, struct nat_thread *thread);
 	void *on_new_thread_ctx;
+	/* Called after an emulated thread changed its process's mappings
+	   (mmap, munmap, ...), with on_new_thread_ctx; NULL for none.  */
+	void (*on_map_change)(void *ctx, pid_t tid);
 };
 
 

@@ -16,6 +16,6 @@ TESTS += testsuite/unit/rec_output_test testsuite/unit/rec_sideband_test \
 testsuite_unit_rec_output_test_CFLAGS = $(REC_TEST_CFLAGS)
 testsuite_unit_rec_output_test_LDADD = $(REC_TEST_LDADD)
 testsuite_unit_rec_sideband_test_CFLAGS = $(REC_TEST_CFLAGS)
-testsuite_unit_rec_sideband_test_LDADD = $(REC_TEST_LDADD)
+testsuite_unit_rec_sideband_test_LDADD = $(REC_TEST_LDADD) -ldl
 testsuite_unit_rec_symbol_test_CFLAGS = $(REC_TEST_CFLAGS)
 testsuite_unit_rec_symbol_test_LDADD = $(REC_TEST_LDADD)

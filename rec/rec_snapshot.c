@@ -192,7 +192,7 @@ static int rec_is_dirty(const uint64_t *starts, size_t n, uint64_t start)
 /* Files by reference; executable anonymous memory (the vDSO) by copy;
    for a core also the writable, anonymous and changed memory.  */
 static int rec_memory(struct nat_process *proc, struct rec_parts *p,
-		      int core)
+		      int core, size_t rec_nsideband)
 {
 	size_t n, ndirty = 0;
 	uint64_t *dirty;
@@ -207,7 +207,7 @@ static int rec_memory(struct nat_process *proc, struct rec_parts *p,
 		return -pse_nomem;
 	if (core)
 		ndirty = rec_dirty_maps(proc->pid, dirty, n);
-	p->mappings = calloc(n, sizeof(*p->mappings));
+	p->mappings = calloc(n + rec_nsideband, sizeof(*p->mappings));
 	p->pages = calloc(n, sizeof(*p->pages));
 	p->memory = calloc(n, sizeof(*p->memory));
 	if (!p->mappings || !p->pages || !p->memory) {
@@ -335,7 +335,7 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	nat_maps_init(&p.maps);
 	err = rec_threads(proc, &p);
 	if (!err)
-		err = rec_memory(proc, &p, with_core);
+		err = rec_memory(proc, &p, with_core, rec->nsideband);
 	if (!err && with_core) {
 		err = rec_core(proc, tr, &p);
 		auxv = rec_auxv(proc->pid, &p);
@@ -375,7 +375,7 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	}
 	b.exe = p.exe[0] ? p.exe : NULL;
 	b.mappings = p.mappings;
-	b.nmappings = p.nmappings;
+	b.nmappings = rec_sideband_gone(rec, p.mappings, p.nmappings);
 	b.pages = p.pages;
 	b.npages = p.npages;
 	b.core_threads = p.core;

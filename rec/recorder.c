@@ -55,6 +55,8 @@ int rec_init(struct recorder *rec, struct nat_target *target,
 	target->report_exit = opts->at_exit || opts->full;
 	target->on_new_thread = rec_new_thread;
 	target->on_new_thread_ctx = rec;
+	target->on_map_change = rec_map_change;
+	nat_maps_init(&rec->known);
 
 	/* SIGUSR2 asks for a snapshot; SIGINT and SIGTERM end an attached
 	   recording.  They come through a signalfd so that the wait for the
@@ -82,6 +84,7 @@ void rec_fini(struct recorder *rec)
 		free(rec->sideband_paths[i]);
 	free(rec->sideband_paths);
 	free(rec->sideband);
+	nat_maps_fini(&rec->known);
 	rec_full_fini(rec);
 }
 

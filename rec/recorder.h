@@ -19,6 +19,7 @@
 struct bt_sideband;
 struct bt_bundle;
 struct bt_thread;
+struct bt_mapping;
 
 /* --full: one thread's whole trace.  */
 struct rec_stream {
@@ -70,6 +71,7 @@ struct recorder {
 	struct bt_sideband *sideband;
 	char **sideband_paths;
 	size_t nsideband, sideband_cap;
+	struct nat_maps known;     /* the mappings at the last change */
 	/* --full: the trace kept so far per thread, and what was lost.  */
 	struct rec_stream *streams;
 	size_t nstreams;
@@ -100,6 +102,17 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 /* Remember an exec or mapping change for the side-band.  */
 int rec_sideband_add(struct recorder *rec, uint32_t kind, pid_t tid,
 		     const char *path);
+
+/* The emulator's hook: a traced thread TID changed its mappings; the
+   executable file mappings that came and went join the side-band.  */
+void rec_map_change(void *ctx, pid_t tid);
+
+/* Append to MAPS (N of them, room for rec->nsideband more) the code
+   mappings the side-band saw that no longer overlap any of them (a
+   library dlclose'd since): a trace that ran there still decodes.
+   Returns the new count.  */
+size_t rec_sideband_gone(const struct recorder *rec, struct bt_mapping *maps,
+			 size_t n);
 
 /* The file of snapshot N: FILE, then FILE.1, FILE.2, ... (malloc'ed).  */
 char *rec_output_name(const char *file, unsigned n);

@@ -3,7 +3,8 @@
 # program gives three bundles (FILE, FILE.1, FILE.2), each decodable,
 # with the program's output and exit status what they are without
 # ptstub; --trigger=FUNC --trigger-count=N snapshots at the Nth entry;
-# --at-exit at the end; --full up to a trigger equals, in GDB's own call
+# --at-exit at the end; a library dlclose'd before a snapshot still
+# decodes (side-band); --full up to a trigger equals, in GDB's own call
 # history, the trace a GDB session records over the same run.
 set -u
 build=${top_builddir:-.}
@@ -86,6 +87,18 @@ grep -q "^ptstub: snapshot 0: exit, 1 thread," "$tmp/e.err" ||
 "$tool" call-history --size=0 "$tmp/e.ptb" | grep -q "	main$" ||
 	fail "--at-exit: the bundle does not decode"
 echo "PASS: --at-exit"
+
+# A library dlclose'd before the snapshot: the side-band keeps its
+# mapping, so the trace through it decodes.
+dl=$build/testsuite/rec/dlclose
+"$stub" record --trigger=checkpoint -o "$tmp/d.ptb" -- "$dl" >/dev/null \
+	2>"$tmp/d.err" || fail "dlclose: $(cat "$tmp/d.err")"
+"$tool" info "$tmp/d.ptb" >"$tmp/d.info" 2>&1 || fail "dlclose: $(cat "$tmp/d.info")"
+grep -q "(0 gaps)" "$tmp/d.info" || fail "dlclose: $(cat "$tmp/d.info")"
+"$tool" call-history --size=0 "$tmp/d.ptb" >"$tmp/d.hist" 2>&1
+grep -q "	__cos" "$tmp/d.hist" ||
+	fail "dlclose: no call of cos in the history: $(grep -c . "$tmp/d.hist") lines"
+echo "PASS: a dlclose'd library's code decodes from the side-band"
 
 # --full up to checkpoint's entry against a GDB session stopped at the
 # same place.  The same environment and no output before it: the

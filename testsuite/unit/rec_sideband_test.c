@@ -3,6 +3,8 @@
 #include "btrace/ptbtrace.h"
 
 #include <criterion/criterion.h>
+#include <dlfcn.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +28,7 @@ Test(rec_sideband, events_keep_their_order_and_paths)
 		free(rec.sideband_paths[i]);
 	free(rec.sideband_paths);
 	free(rec.sideband);
+	nat_maps_fini(&rec.known);
 }
 
 Test(rec_sideband, no_path_takes_the_thread_program)
@@ -42,4 +45,56 @@ Test(rec_sideband, no_path_takes_the_thread_program)
 	free(rec.sideband_paths[0]);
 	free(rec.sideband_paths);
 	free(rec.sideband);
+	nat_maps_fini(&rec.known);
+}
+
+static int maps_mention(const char *name)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		found |= strstr(line, name) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+Test(rec_sideband, a_library_that_comes_and_goes_is_kept)
+{
+	struct recorder rec;
+	struct bt_mapping gone[64];
+	size_t nmap = 0, nunmap = 0, n;
+	void *lib;
+
+	if (maps_mention("libm.so"))
+		cr_skip_test("libm is already loaded in this test");
+	memset(&rec, 0, sizeof(rec));
+	nat_maps_init(&rec.known);
+	cr_assert_eq(rec_sideband_add(&rec, bts_exec, getpid(), NULL), 0);
+	lib = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL);
+	cr_assert_not_null(lib);
+	rec_map_change(&rec, getpid());
+	dlclose(lib);
+	rec_map_change(&rec, getpid());
+	for (size_t i = 0; i < rec.nsideband; i++) {
+		if (!strstr(rec.sideband[i].path, "libm"))
+			continue;
+		nmap += rec.sideband[i].kind == bts_map;
+		nunmap += rec.sideband[i].kind == bts_unmap;
+	}
+	cr_assert_gt(nmap, 0);
+	cr_assert_eq(nmap, nunmap);
+	/* Nothing overlaps them now: they come back for the image.  */
+	cr_assert_leq(rec.nsideband, 64);
+	n = rec_sideband_gone(&rec, gone, 0);
+	cr_assert_eq(n, nmap);
+	cr_assert_not_null(strstr(gone[0].path, "libm"));
+	cr_assert_gt(gone[0].build_id_size, 0);
+	for (size_t i = 0; i < rec.nsideband; i++)
+		free(rec.sideband_paths[i]);
+	free(rec.sideband_paths);
+	free(rec.sideband);
+	nat_maps_fini(&rec.known);
 }
