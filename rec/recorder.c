@@ -158,8 +158,14 @@ static int rec_signal_readable(void *ctx)
 			rec->want_snapshot++;
 		else if (rec->target->procs && rec->target->procs->attached)
 			rec->want_detach = 1;
-		else
-			continue;   /* the program got its own SIGINT */
+		else {
+			/* A terminal's SIGINT reached the program too; one
+			   sent to ptstub alone is passed on, as to a
+			   wrapper.  */
+			if (si.ssi_code == SI_USER || si.ssi_code == SI_QUEUE)
+				kill(rec->pid, (int) si.ssi_signo);
+			continue;
+		}
 		stop = 1;
 	}
 	return stop ? -pse_interrupted : 0;

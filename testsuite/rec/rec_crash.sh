@@ -5,8 +5,9 @@
 # and write a crash bundle; `ptstub --postmortem` serves it to GDB, whose
 # `bt` must equal GDB's own for the same crash live under gdbserver; the
 # call history must end in the function of frame #0, and reverse-step
-# must walk back to the line before the crash.  Skips without GDB or
-# gdbserver.
+# must walk back to the line before the crash.  With --inherit, a fork
+# child's crash is kept too (and without, it is not).  Skips without GDB
+# or gdbserver.
 set -u
 build=${top_builddir:-.}
 stub=${PTSTUB:-$build/ptstub}
@@ -111,3 +112,24 @@ EOF2
 check crash_chain SIGSEGV 139 "the crash"
 check crash_assert SIGABRT 134 ""
 check crash_thread SIGSEGV 139 "the crash"
+
+# --inherit: the child's crash, in the child's bundle; the parent's
+# output and status as without ptstub.
+prog=$build/testsuite/rec/fork_crash
+"$prog" >"$tmp/native.out"
+native=$?
+"$stub" record --inherit -o "$tmp/f.ptb" -- "$prog" >"$tmp/rec.out" \
+	2>"$tmp/rec.err"
+status=$?
+[ "$status" = "$native" ] || fail "--inherit: exit status $status, not $native"
+cmp -s "$tmp/native.out" "$tmp/rec.out" || fail "--inherit: output differs"
+grep -q "^ptstub: snapshot 0: signal SIGSEGV in thread" "$tmp/rec.err" ||
+	fail "--inherit: $(cat "$tmp/rec.err")"
+child=$(sed -n 's/.*signal SIGSEGV in thread \([0-9]*\),.*/\1/p' "$tmp/rec.err")
+"$build/ptbtrace" info "$tmp/f.ptb" | grep -q "Thread $child\.$child" ||
+	fail "--inherit: the bundle is not the child's"
+"$build/ptbtrace" call-history "$tmp/f.ptb" | tail -1 | grep -q "	child_work$" ||
+	fail "--inherit: the history does not end in child_work"
+"$stub" record -o "$tmp/g.ptb" -- "$prog" >/dev/null 2>"$tmp/rec.err"
+[ ! -e "$tmp/g.ptb" ] || fail "without --inherit, the child was recorded"
+echo "PASS: --inherit keeps a fork child's crash"
