@@ -134,16 +134,25 @@ int rec_sideband_add(struct recorder *rec, uint32_t kind, pid_t tid,
 size_t rec_sideband_gone(const struct recorder *rec, struct bt_mapping *maps,
 			 size_t n)
 {
-	for (size_t i = 0; i < rec->nsideband; i++) {
+	size_t first = 0;
+
+	/* Only the current program's: an exec starts the image over.  */
+	for (size_t i = 0; i < rec->nsideband; i++)
+		if (rec->sideband[i].kind == bts_exec)
+			first = i;
+	for (size_t i = first; i < rec->nsideband; i++) {
 		const struct bt_sideband *e = &rec->sideband[i];
-		int overlap = 0;
+		int clash = 0;
 
 		if (e->kind != bts_map)
 			continue;
-		for (size_t k = 0; k < n && !overlap; k++)
-			overlap = e->address < maps[k].address + maps[k].size &&
-				maps[k].address < e->address + e->size;
-		if (overlap)
+		/* A file is decoded at one place: one still mapped (or
+		   mapped again elsewhere) wins.  */
+		for (size_t k = 0; k < n && !clash; k++)
+			clash = (e->address < maps[k].address + maps[k].size &&
+				 maps[k].address < e->address + e->size) ||
+				!strcmp(e->path, maps[k].path);
+		if (clash)
 			continue;
 		maps[n++] = (struct bt_mapping) {
 			e->address, e->size, e->offset, e->prot, e->path,

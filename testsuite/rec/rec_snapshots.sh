@@ -88,6 +88,19 @@ grep -q "^ptstub: snapshot 0: exit, 1 thread," "$tmp/e.err" ||
 	fail "--at-exit: the bundle does not decode"
 echo "PASS: --at-exit"
 
+# Across an exec: the snapshot's image is the new program's (the old
+# one's libraries, in the side-band, are not mixed in), so its end
+# decodes with symbols.
+"$stub" record --at-exit -o "$tmp/x.ptb" -- \
+	"$build/testsuite/programs/bin/exec" >/dev/null 2>"$tmp/x.err" ||
+	fail "exec: $(cat "$tmp/x.err")"
+last=$("$tool" call-history "$tmp/x.ptb" | tail -1 | cut -f2)
+case $last in
+*exit*) ;;
+*) fail "exec: the history ends in '$last'" ;;
+esac
+echo "PASS: --at-exit after an exec"
+
 # A library dlclose'd before the snapshot: the side-band keeps its
 # mapping, so the trace through it decodes.
 dl=$build/testsuite/rec/dlclose
