@@ -126,7 +126,9 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 {
 	struct bt_thread *threads;
 
-	if (!rec->opts.full || !rec->nstreams)
+	/* The streams are the program's; a fork child's bundle has its
+	   rings.  */
+	if (!rec->opts.full || !rec->nstreams || b->pid != rec->pid)
 		return;
 	threads = calloc(rec->nstreams, sizeof(*threads));
 	free(rec->full_bts);

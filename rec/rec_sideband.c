@@ -88,8 +88,15 @@ static int rec_map_event(struct recorder *rec, uint32_t kind, pid_t tid,
 void rec_map_change(void *ctx, pid_t tid)
 {
 	struct recorder *rec = ctx;
+	struct nat_process *proc = nat_find_process(rec->target, rec->pid);
 	struct nat_maps now;
+	int ours = 0;
 
+	/* The side-band is the program's; a fork child's maps are not.  */
+	for (struct nat_thread *t = proc ? proc->threads : NULL; t; t = t->next)
+		ours |= t->tid == tid;
+	if (!ours)
+		return;
 	nat_maps_init(&now);
 	if (nat_maps_read(&now, tid) < 0) {
 		nat_maps_fini(&now);

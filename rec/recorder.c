@@ -233,7 +233,9 @@ static void rec_take(struct recorder *rec, struct nat_process *proc,
 	/* A --full bundle is the whole story: with the core, GDB can look
 	   at it through --postmortem too.  */
 	rec_snapshot(rec, proc, &t, core || rec->opts.full);
-	if (rec->opts.full || kind == btt_signal || kind == btt_exit)
+	/* The program's last bundle (a fork child's crash is not).  */
+	if (proc->pid == rec->pid &&
+	    (rec->opts.full || kind == btt_signal || kind == btt_exit))
 		rec->final_taken = 1;
 }
 

@@ -68,10 +68,27 @@ Test(rec_sideband, a_library_that_comes_and_goes_is_kept)
 	size_t nmap = 0, nunmap = 0, n;
 	void *lib;
 
+	struct nat_target target;
+	struct nat_process proc;
+	struct nat_thread self;
+
 	if (maps_mention("libm.so"))
 		cr_skip_test("libm is already loaded in this test");
+	/* This process as the recorded program.  */
+	memset(&target, 0, sizeof(target));
+	memset(&proc, 0, sizeof(proc));
+	memset(&self, 0, sizeof(self));
+	self.tid = proc.pid = getpid();
+	self.proc = &proc;
+	proc.threads = &self;
+	target.procs = &proc;
 	memset(&rec, 0, sizeof(rec));
+	rec.target = &target;
+	rec.pid = getpid();
 	nat_maps_init(&rec.known);
+	/* Another process's changes are not the program's.  */
+	rec_map_change(&rec, 1);
+	cr_assert_eq(rec.nsideband, 0);
 	cr_assert_eq(rec_sideband_add(&rec, bts_exec, getpid(), NULL), 0);
 	lib = dlopen("libm.so.6", RTLD_NOW | RTLD_LOCAL);
 	cr_assert_not_null(lib);
