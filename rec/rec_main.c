@@ -233,10 +233,13 @@ int rec_main(int argc, char **argv)
 	} else {
 		err = rec_start(&rec, &argv[optind]);
 	}
-	if (!err)
+	/* rec_start, rec_attach and the trigger's lookup say why they
+	   failed themselves.  */
+	if (!err) {
 		err = rec_run(&rec, &status);
-	if (err < 0 && err != -pse_notfound)
-		fprintf(stderr, "ptstub record: %s\n", ps_errstr(err));
+		if (err < 0 && err != -pse_notfound)
+			fprintf(stderr, "ptstub record: %s\n", ps_errstr(err));
+	}
 	rec_full_report(&rec);
 	/* Whatever is still traced (fork children, a failed start) goes.  */
 	while (target.procs) {
@@ -253,6 +256,6 @@ int rec_main(int argc, char **argv)
 	rec_fini(&rec);
 	nat_target_fini(&target);
 	if (err < 0)
-		return 1;
+		return rec.start_status ? rec.start_status : 1;
 	return rec_pass_status(status);
 }

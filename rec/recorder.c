@@ -122,6 +122,8 @@ int rec_start(struct recorder *rec, char *const argv[])
 	if (err < 0) {
 		fprintf(rec->opts.log, "ptstub: cannot run %s: %s\n", argv[0],
 			errno ? strerror(errno) : "it exited at once");
+		/* As a shell would: 127 for a program not found.  */
+		rec->start_status = status;
 		return err;
 	}
 	proc = nat_find_process(rec->target, rec->pid);
@@ -274,9 +276,20 @@ int rec_arm_trigger(struct recorder *rec)
 	err = rec_symbol_lookup(rec->pid, rec->opts.trigger,
 				&rec->trigger_addr);
 	if (err < 0) {
-		fprintf(rec->opts.log, "ptstub: no function %s in the "
-			"program: %s\n", rec->opts.trigger, ps_errstr(err));
-		return err;
+		char link[64], exe[4096];
+		ssize_t n;
+
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int) rec->pid);
+		n = readlink(link, exe, sizeof(exe) - 1);
+		exe[n > 0 ? n : 0] = 0;
+		fprintf(rec->opts.log, "ptstub: --trigger=%s: %s\n",
+			rec->opts.trigger, err == -pse_notfound ?
+			"no such function in the program's symbols" :
+			ps_errstr(err));
+		if (n > 0)
+			fprintf(rec->opts.log, "ptstub: (the program is %s)\n",
+				exe);
+		return -pse_notfound;
 	}
 	return nat_insert_breakpoint(proc, rec->trigger_addr);
 }

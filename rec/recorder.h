@@ -57,6 +57,7 @@ struct recorder {
 	struct nat_target *target;
 	struct rec_options opts;
 	pid_t pid;                 /* the program's main process */
+	int start_status;          /* exit code when it could not start */
 	unsigned snapshots;        /* written so far (the next number) */
 	unsigned failed;           /* snapshots that could not be written */
 	int sigfd;                 /* signalfd: SIGUSR2, SIGINT, SIGTERM */
