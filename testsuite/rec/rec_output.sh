@@ -5,6 +5,8 @@
 # partial or temporary one), and the program runs on undisturbed: same
 # output, same exit status.  The filesystems are tmpfs mounts in a mount
 # namespace of their own (unshare -m); without one those cases skip.
+# Bad command lines (an unknown --trigger function, a missing program, a
+# bad size, a missing bundle) are refused with their cause.
 set -u
 build=${top_builddir:-.}
 stub=${PTSTUB:-$build/ptstub}
@@ -104,3 +106,23 @@ elif [ "$(id -u)" != 0 ]; then
 else
 	echo "SKIP: full and read-only filesystems: no mount namespace"
 fi
+
+# Bad command lines: a clear error, nothing written, nothing run.
+"$stub" record --trigger=no_such_function -o "$tmp/b.ptb" -- "$prog" 2 \
+	>"$tmp/b.out" 2>"$tmp/b.err"
+[ $? = 1 ] || fail "--trigger=no_such_function: exit status"
+grep -q "^ptstub: --trigger=no_such_function: no such function" "$tmp/b.err" ||
+	fail "--trigger=no_such_function: $(cat "$tmp/b.err")"
+[ ! -s "$tmp/b.out" ] && [ ! -e "$tmp/b.ptb" ] ||
+	fail "--trigger=no_such_function: the program ran or a file was written"
+"$stub" record -o "$tmp/b.ptb" -- "$tmp/no_such_program" 2>"$tmp/b.err"
+[ $? = 127 ] || fail "a missing program: not 127 as from a shell"
+grep -q "cannot run $tmp/no_such_program: No such file or directory" \
+	"$tmp/b.err" || fail "a missing program: $(cat "$tmp/b.err")"
+"$stub" record --size=12X -- "$prog" 2>"$tmp/b.err"
+[ $? = 2 ] && grep -q "bad --size 12X" "$tmp/b.err" ||
+	fail "--size=12X: $(cat "$tmp/b.err")"
+"$stub" --postmortem "$tmp/none.ptb" - </dev/null 2>"$tmp/b.err"
+[ $? = 1 ] && grep -q "^Cannot serve $tmp/none.ptb: .*No such file" "$tmp/b.err" ||
+	fail "--postmortem of a missing file: $(cat "$tmp/b.err")"
+echo "PASS: bad command lines"
