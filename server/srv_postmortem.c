@@ -398,8 +398,16 @@ int srv_pm_dispatch(struct srv_pm *pm, const char *pkt, size_t len)
 		    pm_prefix(pkt, len, "vAttach"))
 			return pm_error(pm, SRV_PM_REFUSAL);
 		return 1;
+	case 'Z':
+	case 'z':
+		/* Breakpoints: record-btrace inserts them while it replays
+		   (reverse-finish, reverse-next), and checks them itself;
+		   a process that never runs cannot hit one.  */
+		if (len > 1 && (pkt[1] == '0' || pkt[1] == '1'))
+			return ps_buf_puts(r, "OK"), 1;
+		return pm_error(pm, SRV_PM_REFUSAL);
 	case 'c': case 'C': case 's': case 'S': case 'G': case 'P':
-	case 'M': case 'X': case 'Z': case 'z': case 'R':
+	case 'M': case 'X': case 'R':
 		return pm_error(pm, SRV_PM_REFUSAL);
 	}
 	return 1;

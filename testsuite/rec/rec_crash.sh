@@ -4,8 +4,10 @@
 # a second thread): `ptstub record` must keep the program's exit status
 # and write a crash bundle; `ptstub --postmortem` serves it to GDB, whose
 # `bt` must equal GDB's own for the same crash live under gdbserver; the
-# call history must end in the function of frame #0, and reverse-step
-# must walk back to the line before the crash.  With --inherit, a fork
+# call history must end in the function of frame #0, reverse-step must
+# walk back to the line before the crash (GDB's first reverse-step goes to
+# the start of the crashing line, the second to the line before), and
+# reverse-finish to the caller.  With --inherit, a fork
 # child's crash is kept too (and without, it is not).  Skips without GDB
 # or gdbserver.
 set -u
@@ -54,7 +56,8 @@ check() {
 
 	rstep="reverse-step
 reverse-step
-info line *\$pc"
+info line *\$pc
+reverse-finish"
 	[ -n "$4" ] || rstep=
 	cat >"$tmp/pm.gdb" <<EOF2
 set pagination off
@@ -103,6 +106,13 @@ EOF2
 		want=$((want - 1))
 		grep -q "^Line $want of " "$tmp/pm.log" ||
 			fail "$1: reverse-step did not reach line $want: $(sed -n '/==rstep==/,$p' "$tmp/pm.log")"
+	fi
+	if [ -n "$4" ]; then
+		# reverse-finish: back to the call, in frame #1's function.
+		f1=$(sed -n 2p "$tmp/pm.frames" | sed -E 's/^#1 +(0x[0-9a-f]+ in )?//; s/ .*//')
+		sed -n '/^Line /,/==cont==/p' "$tmp/pm.log" |
+			grep -Eq "^(0x[0-9a-f]+ in )?$f1 \(" ||
+			fail "$1: reverse-finish did not return to $f1: $(sed -n '/==rstep==/,$p' "$tmp/pm.log")"
 	fi
 	grep -q "E.the process is a post-mortem image" "$tmp/pm.log" ||
 		fail "$1: continue was not refused: $(sed -n '/==cont==/,$p' "$tmp/pm.log")"
