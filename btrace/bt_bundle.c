@@ -2,6 +2,7 @@
    version and the checksum before anything is used.  */
 #include "btrace/ptbtrace.h"
 #include "btrace/bt_bundle_format.h"
+#include "btrace/bt_bundle_int.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,14 +14,7 @@
 
 /* What the reader allocates: the arrays and a copy of the input (trace,
    page bytes and NUL-terminated strings point into it).  */
-struct bt_bundle_storage {
-	struct bt_mapping *mappings;
-	struct bt_pages *pages;
-	uint8_t *copy;
-	char *strings;
-};
-
-static uint64_t bt_get_le(const uint8_t *p, int bytes)
+uint64_t bt_get_le(const uint8_t *p, int bytes)
 {
 	uint64_t value = 0;
 
@@ -40,6 +34,10 @@ void bt_bundle_fini(struct bt_bundle *bundle)
 	if (st) {
 		free(st->mappings);
 		free(st->pages);
+		free(st->threads);
+		free(st->core_threads);
+		free(st->core_pages);
+		free(st->sideband);
 		free(st->copy);
 		free(st->strings);
 		free(st);
@@ -48,7 +46,8 @@ void bt_bundle_fini(struct bt_bundle *bundle)
 }
 
 static int bt_check_header(const uint8_t *data, size_t size,
-			   uint32_t *nrecords, struct bt_diag *diag)
+			   uint32_t *nrecords, unsigned *versionp,
+			   struct bt_diag *diag)
 {
 	uint64_t total, version, hsize, flags;
 	uint32_t crc, want;
@@ -70,11 +69,13 @@ static int bt_check_header(const uint8_t *data, size_t size,
 				   "%d", size, BT_BUNDLE_HEADER_SIZE);
 
 	version = bt_get_le(data + 8, 2);
-	if (version != BT_BUNDLE_VERSION)
+	if (version < BT_BUNDLE_VERSION_MIN || version > BT_BUNDLE_VERSION)
 		return bt_diag_set(diag, bte_bad_version, 1, 8,
 				   "bundle version %" PRIu64 " is not "
-				   "supported (this reader knows version %d)",
-				   version, BT_BUNDLE_VERSION);
+				   "supported (this reader knows versions %d "
+				   "to %d)", version, BT_BUNDLE_VERSION_MIN,
+				   BT_BUNDLE_VERSION);
+	*versionp = (unsigned) version;
 
 	hsize = bt_get_le(data + 10, 2);
 	if (hsize != BT_BUNDLE_HEADER_SIZE)
@@ -111,13 +112,6 @@ static int bt_check_header(const uint8_t *data, size_t size,
 	return 0;
 }
 
-/* A record's payload, located and bounds-checked.  */
-struct bt_record {
-	uint32_t type;
-	uint32_t length;
-	size_t offset;            /* of the payload */
-	const uint8_t *payload;
-};
 
 static int bt_next_record(const uint8_t *data, size_t size, size_t *pos,
 			  struct bt_record *rec, struct bt_diag *diag)
@@ -151,7 +145,7 @@ static int bt_next_record(const uint8_t *data, size_t size, size_t *pos,
 	return 0;
 }
 
-static int bt_want_length(const struct bt_record *rec, uint32_t want,
+int bt_want_length(const struct bt_record *rec, uint32_t want,
 			  const char *what, struct bt_diag *diag)
 {
 	if (rec->length != want)
@@ -163,7 +157,7 @@ static int bt_want_length(const struct bt_record *rec, uint32_t want,
 
 /* Copy LEN bytes of a name at OFFSET into the string pool, rejecting NULs
    so that the C string means what the file says.  */
-static int bt_take_string(const uint8_t *src, size_t len, size_t offset,
+int bt_take_string(const uint8_t *src, size_t len, size_t offset,
 			  char **pool, const char *what, struct bt_diag *diag)
 {
 	if (memchr(src, 0, len))
@@ -206,31 +200,41 @@ static int bt_parse_format(struct bt_bundle *b, const struct bt_record *rec,
 	return 0;
 }
 
-static int bt_parse_thread(struct bt_bundle *b, const struct bt_record *rec,
+static int bt_parse_thread(struct bt_bundle *b, struct bt_thread *t,
+			   const struct bt_record *rec, unsigned version,
 			   struct bt_diag *diag)
 {
 	const uint8_t *p = rec->payload;
 	uint64_t flags;
+	int32_t pid;
 	int errcode;
 
-	errcode = bt_want_length(rec, BT_THREAD_PAYLOAD_SIZE, "thread", diag);
+	errcode = bt_want_length(rec, version == 1 ? BT_THREAD_PAYLOAD_SIZE
+				 : BT_THREAD2_PAYLOAD_SIZE, "thread", diag);
 	if (errcode < 0)
 		return errcode;
 
-	b->pid = (int32_t) (uint32_t) bt_get_le(p, 4);
-	b->tid = (int32_t) (uint32_t) bt_get_le(p + 4, 4);
-	if (b->pid <= 0 || b->tid <= 0)
+	pid = (int32_t) (uint32_t) bt_get_le(p, 4);
+	t->tid = (int32_t) (uint32_t) bt_get_le(p + 4, 4);
+	if (pid <= 0 || t->tid <= 0)
 		return bt_diag_set(diag, bte_bad_record, 1,
-				   rec->offset + (b->pid <= 0 ? 0 : 4),
+				   rec->offset + (pid <= 0 ? 0 : 4),
 				   "bad thread id %" PRId32 ".%" PRId32,
-				   b->pid, b->tid);
+				   pid, t->tid);
+	if (b->pid && pid != b->pid)
+		return bt_diag_set(diag, bte_bad_record, 1, rec->offset,
+				   "thread of process %" PRId32 " in a bundle "
+				   "of process %" PRId32, pid, b->pid);
+	b->pid = pid;
 
 	flags = bt_get_le(p + 8, 4);
 	if ((flags & ~(uint64_t) BT_THREAD_HAS_PC) || bt_get_le(p + 12, 4))
 		return bt_diag_set(diag, bte_bad_record, 1, rec->offset + 8,
 				   "unknown thread flags 0x%" PRIx64, flags);
-	b->has_pc = (flags & BT_THREAD_HAS_PC) != 0;
-	b->pc = bt_get_le(p + 16, 8);
+	t->has_pc = (flags & BT_THREAD_HAS_PC) != 0;
+	t->pc = bt_get_le(p + 16, 8);
+	if (version > 1)
+		t->lost = bt_get_le(p + 24, 8);
 	return 0;
 }
 
@@ -288,7 +292,7 @@ static int bt_parse_mapping(struct bt_mapping *m, const struct bt_record *rec,
 			      pool, "mapping path", diag);
 }
 
-static int bt_parse_pages(struct bt_pages *pg, const struct bt_record *rec,
+int bt_parse_pages(struct bt_pages *pg, const struct bt_record *rec,
 			  const uint8_t *copy, char **pool,
 			  struct bt_diag *diag)
 {
@@ -336,22 +340,27 @@ static int bt_parse_pages(struct bt_pages *pg, const struct bt_record *rec,
 			      "pages name", diag);
 }
 
-/* First pass: walk the records, count and bound them.  */
+/* First pass: walk the records, count and bound them.  A version 1
+   bundle has one thread; in version 2 each thread record is followed by
+   its trace.  */
 static int bt_scan_records(const uint8_t *data, size_t size,
-			   uint32_t nrecords, size_t *nmap, size_t *npages,
-			   size_t *strings, struct bt_diag *diag)
+			   uint32_t nrecords, unsigned version,
+			   size_t seen[btr_last + 1], size_t *strings,
+			   struct bt_diag *diag)
 {
 	size_t pos = BT_BUNDLE_HEADER_SIZE;
-	size_t seen[btr_pages + 1] = { 0 };
+	uint32_t last = version == 1 ? btr_pages : btr_last, prev = 0;
 	static const char *const names[] = {
 		[btr_format] = "format", [btr_thread] = "thread",
-		[btr_trace] = "trace",
+		[btr_trace] = "trace", [btr_trigger] = "trigger",
+		[btr_process] = "process", [btr_auxv] = "auxv",
 	};
 	int errcode;
 
 	for (uint32_t i = 0; i < nrecords; ++i) {
 		struct bt_record rec;
 		size_t at = pos;
+		int once;
 
 		if (pos == size)
 			return bt_diag_set(diag, bte_bad_record, 1, 24,
@@ -363,15 +372,25 @@ static int bt_scan_records(const uint8_t *data, size_t size,
 		if (errcode < 0)
 			return errcode;
 
-		if (rec.type < btr_format || rec.type > btr_pages)
+		if (rec.type < btr_format || rec.type > last)
 			return bt_diag_set(diag, bte_bad_record, 1, at,
 					   "unknown record type %" PRIu32,
 					   rec.type);
-		if (rec.type <= btr_trace && seen[rec.type])
+		once = rec.type == btr_format || rec.type == btr_trigger ||
+			rec.type == btr_process || rec.type == btr_auxv ||
+			(version == 1 && rec.type <= btr_trace);
+		if (once && seen[rec.type])
 			return bt_diag_set(diag, bte_bad_record, 1, at,
 					   "second %s record",
 					   names[rec.type]);
+		if (version > 1 && (rec.type == btr_trace) !=
+		    (prev == btr_thread))
+			return bt_diag_set(diag, bte_bad_record, 1, at,
+					   rec.type == btr_trace ?
+					   "trace record without its thread" :
+					   "thread record without its trace");
 		seen[rec.type] += 1;
+		prev = rec.type;
 		/* Strings are at most their record long, plus the NUL.  */
 		*strings += rec.length + 1;
 	}
@@ -379,23 +398,37 @@ static int bt_scan_records(const uint8_t *data, size_t size,
 		return bt_diag_set(diag, bte_bad_record, 1, pos,
 				   "data after the last of %" PRIu32
 				   " records", nrecords);
+	if (version > 1 && prev == btr_thread)
+		return bt_diag_set(diag, bte_bad_record, 1, pos,
+				   "thread record without its trace");
 
 	for (int t = btr_format; t <= btr_trace; ++t)
 		if (!seen[t])
 			return bt_diag_set(diag, bte_bad_record, 1, 24,
 					   "the bundle has no %s record",
 					   names[t]);
-
-	*nmap = seen[btr_mapping];
-	*npages = seen[btr_pages];
 	return 0;
 }
 
+static int bt_check_bts(const struct bt_bundle *b, const struct bt_thread *t,
+			const struct bt_bundle_storage *st,
+			struct bt_diag *diag)
+{
+	uint64_t off;
+
+	if (b->format != btf_bts || (t->trace_size % 16) == 0)
+		return 0;
+	off = (uint64_t) (t->trace - st->copy);
+	return bt_diag_set(diag, bte_bad_record, 1, off - 4,
+			   "BTS trace of %zu bytes is not a whole number of "
+			   "16-byte blocks", t->trace_size);
+}
+
 static int bt_parse_records(struct bt_bundle *b, struct bt_bundle_storage *st,
-			    size_t size, uint32_t nrecords,
+			    size_t size, uint32_t nrecords, unsigned version,
 			    struct bt_diag *diag)
 {
-	size_t pos = BT_BUNDLE_HEADER_SIZE, nmap = 0, npages = 0;
+	size_t pos = BT_BUNDLE_HEADER_SIZE, nmap = 0, npages = 0, nth = 0;
 	char *pool = st->strings;
 	int errcode;
 
@@ -411,11 +444,14 @@ static int bt_parse_records(struct bt_bundle *b, struct bt_bundle_storage *st,
 			errcode = bt_parse_format(b, &rec, diag);
 			break;
 		case btr_thread:
-			errcode = bt_parse_thread(b, &rec, diag);
+			errcode = bt_parse_thread(b, &st->threads[nth++], &rec,
+						  version, diag);
 			break;
 		case btr_trace:
-			b->trace = rec.payload;
-			b->trace_size = rec.length;
+			/* Version 1 may have it before its thread.  */
+			st->threads[nth ? nth - 1 : 0].trace =
+				rec.length ? rec.payload : NULL;
+			st->threads[nth ? nth - 1 : 0].trace_size = rec.length;
 			break;
 		case btr_mapping:
 			errcode = bt_parse_mapping(&st->mappings[nmap++], &rec,
@@ -425,21 +461,19 @@ static int bt_parse_records(struct bt_bundle *b, struct bt_bundle_storage *st,
 			errcode = bt_parse_pages(&st->pages[npages++], &rec,
 						 st->copy, &pool, diag);
 			break;
+		default:
+			errcode = bt_parse_v2_record(b, st, &rec, &pool, diag);
+			break;
 		}
 		if (errcode < 0)
 			return errcode;
-
-		if (rec.type == btr_trace && b->trace_size == 0)
-			b->trace = NULL;
 	}
 
 	/* The format record may follow the trace record.  */
-	if (b->format == btf_bts && (b->trace_size % 16) != 0) {
-		uint64_t off = (uint64_t) (b->trace - st->copy);
-
-		return bt_diag_set(diag, bte_bad_record, 1, off - 4,
-				   "BTS trace of %zu bytes is not a whole "
-				   "number of 16-byte blocks", b->trace_size);
+	for (size_t i = 0; i < nth; ++i) {
+		errcode = bt_check_bts(b, &st->threads[i], st, diag);
+		if (errcode < 0)
+			return errcode;
 	}
 	return 0;
 }
@@ -448,8 +482,9 @@ int bt_bundle_parse(struct bt_bundle *bundle, const void *data, size_t size,
 		    struct bt_diag *diag)
 {
 	struct bt_bundle_storage *st;
-	size_t nmap = 0, npages = 0, strings = 0;
+	size_t seen[btr_last + 1] = { 0 }, strings = 0;
 	uint32_t nrecords = 0;
+	unsigned version = 0;
 	int errcode;
 
 	if (!bundle || (!data && size))
@@ -460,11 +495,11 @@ int bt_bundle_parse(struct bt_bundle *bundle, const void *data, size_t size,
 		return bt_diag_set(diag, bte_truncated, 1, 0,
 				   "empty input: not a trace bundle");
 
-	errcode = bt_check_header(data, size, &nrecords, diag);
+	errcode = bt_check_header(data, size, &nrecords, &version, diag);
 	if (errcode < 0)
 		return errcode;
 
-	errcode = bt_scan_records(data, size, nrecords, &nmap, &npages,
+	errcode = bt_scan_records(data, size, nrecords, version, seen,
 				  &strings, diag);
 	if (errcode < 0)
 		return errcode;
@@ -476,24 +511,43 @@ int bt_bundle_parse(struct bt_bundle *bundle, const void *data, size_t size,
 
 	st->copy = malloc(size);
 	st->strings = malloc(strings);
-	st->mappings = calloc(nmap ? nmap : 1, sizeof(*st->mappings));
-	st->pages = calloc(npages ? npages : 1, sizeof(*st->pages));
-	if (!st->copy || !st->strings || !st->mappings || !st->pages) {
+	st->mappings = calloc(seen[btr_mapping] + 1, sizeof(*st->mappings));
+	st->pages = calloc(seen[btr_pages] + 1, sizeof(*st->pages));
+	st->threads = calloc(seen[btr_thread] + 1, sizeof(*st->threads));
+	st->core_threads = calloc(seen[btr_regs] + 1,
+				  sizeof(*st->core_threads));
+	st->core_pages = calloc(seen[btr_memory] + 1,
+				sizeof(*st->core_pages));
+	st->sideband = calloc(seen[btr_sideband] + 1, sizeof(*st->sideband));
+	if (!st->copy || !st->strings || !st->mappings || !st->pages ||
+	    !st->threads || !st->core_threads || !st->core_pages ||
+	    !st->sideband) {
 		bt_bundle_fini(bundle);
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	}
 	memcpy(st->copy, data, size);
 
-	errcode = bt_parse_records(bundle, st, size, nrecords, diag);
+	errcode = bt_parse_records(bundle, st, size, nrecords, version, diag);
 	if (errcode < 0) {
 		bt_bundle_fini(bundle);
 		return errcode;
 	}
 
 	bundle->mappings = st->mappings;
-	bundle->nmappings = nmap;
+	bundle->nmappings = seen[btr_mapping];
 	bundle->pages = st->pages;
-	bundle->npages = npages;
+	bundle->npages = seen[btr_pages];
+	bundle->threads = st->threads;
+	bundle->nthreads = seen[btr_thread];
+	bundle->core_threads = st->core_threads;
+	bundle->ncore_threads = seen[btr_regs];
+	bundle->core_pages = st->core_pages;
+	bundle->ncore_pages = seen[btr_memory];
+	bundle->sideband = st->sideband;
+	bundle->nsideband = seen[btr_sideband];
+	/* The trigger's thread, if it was traced; else the first.  */
+	if (bt_bundle_select_thread(bundle, bundle->trigger.tid) < 0)
+		bt_bundle_select_thread(bundle, st->threads[0].tid);
 	return 0;
 }
 

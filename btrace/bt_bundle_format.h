@@ -19,7 +19,23 @@
      mapping  u64 address, u64 size, u64 file offset, u32 prot,
               u16 build-id size, u16 path size, build-id, path (no NUL)
      pages    u64 address, u64 size, u32 prot, u16 name size, u16 0,
-              name (no NUL), SIZE bytes of memory  */
+              name (no NUL), SIZE bytes of memory
+
+   Version 2 bundles hold several threads: one or more thread records,
+   each followed by its trace record; the thread record grows by a u64
+   count of what was lost (32 bytes).  They add, each at most once unless
+   said otherwise:
+     trigger  u32 kind, i32 tid, i32 signal, u32 sequence, u64 address,
+              u16 name size, u16 0, u32 0, name                (32 + name)
+     process  i32 pid, u32 path size, the program's path       (8 + path)
+     regs     i32 tid, i32 signal, u32 size, u32 0, SIZE bytes of the
+              thread's registers (any number: the core)        (16 + size)
+     memory   as pages: the core's writable and anonymous memory (any
+              number)
+     auxv     the auxiliary vector as the kernel gives it
+     sideband u32 kind, i32 tid, u64 address, u64 size, u64 offset,
+              u32 prot, u16 build-id size, u16 path size, build-id, path
+              (any number, in the order they happened)         (40 + ...)  */
 #ifndef BT_BUNDLE_FORMAT_H
 #define BT_BUNDLE_FORMAT_H
 
@@ -35,6 +51,14 @@ enum bt_record_type {
 	btr_trace = 3,
 	btr_mapping = 4,
 	btr_pages = 5,
+	/* Version 2.  */
+	btr_trigger = 6,
+	btr_process = 7,
+	btr_regs = 8,
+	btr_memory = 9,
+	btr_auxv = 10,
+	btr_sideband = 11,
+	btr_last = btr_sideband,
 };
 
 #define BT_FORMAT_PAYLOAD_SIZE 16
@@ -42,6 +66,12 @@ enum bt_record_type {
 #define BT_MAPPING_FIXED_SIZE 32
 #define BT_PAGES_FIXED_SIZE 24
 #define BT_THREAD_HAS_PC 1u
+#define BT_THREAD2_PAYLOAD_SIZE 32
+#define BT_TRIGGER_FIXED_SIZE 32
+#define BT_PROCESS_FIXED_SIZE 8
+#define BT_REGS_FIXED_SIZE 16
+#define BT_SIDEBAND_FIXED_SIZE 40
+#define BT_MAX_REGS 65536
 
 /* Sanity limits: a reader rejects anything larger.  */
 #define BT_MAX_PATH 4096

@@ -73,6 +73,15 @@ enum bt_pt_info {
 static int bt_perf_thread(const struct bt_bundle *bundle, size_t i,
 			  struct bt_perf_thread *t)
 {
+	if (bundle->nthreads) {
+		if (i >= bundle->nthreads)
+			return 0;
+		t->pid = bundle->pid;
+		t->tid = bundle->threads[i].tid;
+		t->trace = bundle->threads[i].trace;
+		t->size = bundle->threads[i].trace_size;
+		return 1;
+	}
 	if (i > 0)
 		return 0;
 	t->pid = bundle->pid;

@@ -6,7 +6,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_error.c \
 	btrace/bt_bundle_format.h \
 	btrace/bt_bundle_write.c \
-	btrace/bt_bundle.c \
+	btrace/bt_bundle.c btrace/bt_bundle_int.h btrace/bt_bundle_v2.c \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \
 	btrace/bt_symtab_cu.c \
@@ -42,11 +42,12 @@ btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
 	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) $(JANSSON_LIBS) -lpthread
 
-# The bundle writer alone (libc and libdeflate), for the stub's `monitor
-# btrace save`.
+# The bundle writer and reader alone (libc and libdeflate), for the stub's
+# `monitor btrace save`, `ptstub record` and `ptstub --postmortem`.
 noinst_LIBRARIES += btrace/libptbundle.a
 btrace_libptbundle_a_SOURCES = btrace/bt_bundle_write.c btrace/ptbtrace.h \
-	btrace/bt_bundle_format.h
+	btrace/bt_bundle_format.h btrace/bt_bundle.c btrace/bt_bundle_int.h \
+	btrace/bt_bundle_v2.c btrace/bt_error.c
 btrace_libptbundle_a_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
 
 bin_PROGRAMS += ptbtrace
@@ -94,6 +95,12 @@ TESTS += testsuite/unit/bt_bundle_test
 testsuite_unit_bt_bundle_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_bundle_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_bundle_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_bundle_v2_test
+TESTS += testsuite/unit/bt_bundle_v2_test
+testsuite_unit_bt_bundle_v2_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_bundle_v2_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_bundle_v2_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_bundle_write_test
 TESTS += testsuite/unit/bt_bundle_write_test

@@ -110,6 +110,63 @@ struct bt_bts_block {
 	uint64_t end;
 };
 
+/* Version 2: one traced thread of several.  */
+struct bt_thread {
+	int32_t tid;
+	int has_pc;
+	uint64_t pc;
+	const uint8_t *trace;     /* as bt_bundle's trace */
+	size_t trace_size;
+	uint64_t lost;            /* trace bytes (PT) or blocks (BTS) that
+				     were recorded but not kept */
+};
+
+/* Why a bundle was written.  */
+enum bt_trigger_kind {
+	btt_none,
+	btt_save,         /* `monitor btrace save` */
+	btt_request,      /* SIGUSR2 sent to the recorder */
+	btt_signal,       /* the program died of SIGNAL in thread TID */
+	btt_function,     /* thread TID entered function NAME at ADDRESS */
+	btt_exit,         /* the program exited (--at-exit) */
+	btt_full,         /* the end of a --full recording */
+};
+
+struct bt_trigger {
+	uint32_t kind;            /* enum bt_trigger_kind */
+	int32_t tid;              /* the thread it happened in, or 0 */
+	int32_t signal;           /* btt_signal: the host signal number */
+	uint32_t sequence;        /* the snapshot's number, from 0 */
+	uint64_t address;         /* btt_function: its entry */
+	const char *name;         /* btt_function: its name; else "" */
+};
+
+/* A crash bundle's core: one thread's registers, an opaque image for
+   the stub that wrote it (ptstub: amd64 GPRs, XCR0, XSAVE area).  */
+struct bt_core_thread {
+	int32_t tid;
+	int32_t signal;           /* the signal it stopped with, or 0 */
+	const uint8_t *regs;
+	size_t regs_size;
+};
+
+/* A change of the address space, in the order it happened.  */
+enum bt_sideband_kind {
+	bts_exec = 1,     /* PATH became the program; mappings start over */
+	bts_map,          /* a mapping appeared */
+	bts_unmap,        /* ADDRESS, SIZE went away */
+};
+
+struct bt_sideband {
+	uint32_t kind;            /* enum bt_sideband_kind */
+	int32_t tid;
+	uint64_t address, size, offset;
+	uint32_t prot;
+	const char *path;         /* "" if none */
+	const uint8_t *build_id;
+	size_t build_id_size;
+};
+
 struct bt_bundle {
 	enum bt_format format;
 	struct bt_cpu cpu;
@@ -129,12 +186,38 @@ struct bt_bundle {
 	const struct bt_pages *pages;
 	size_t npages;
 
+	/* Version 2; all empty in a version 1 bundle.  The fields above
+	   (pid, tid, pc, trace) are the selected thread's: the trigger's
+	   thread when the bundle names one, else the first.  A writer may
+	   leave THREADS empty: the fields above are then its one thread.  */
+	const struct bt_thread *threads;
+	size_t nthreads;
+	struct bt_trigger trigger;
+	const char *exe;          /* the program's path, or NULL */
+	const struct bt_core_thread *core_threads;
+	size_t ncore_threads;
+	const struct bt_pages *core_pages;   /* writable, anonymous memory */
+	size_t ncore_pages;
+	const uint8_t *auxv;
+	size_t auxv_size;
+	const struct bt_sideband *sideband;
+	size_t nsideband;
+
 	/* Owned by the reader; the pointers above point into it.  */
 	void *storage;
 };
 
-/* The current (and only) bundle version this library writes and reads.  */
-#define BT_BUNDLE_VERSION 1
+/* The bundle version this library writes; it reads this one and 1.  */
+#define BT_BUNDLE_VERSION 2
+#define BT_BUNDLE_VERSION_MIN 1
+
+/* Make thread TID (one of BUNDLE's threads) the selected one: pid, tid,
+   pc and trace then describe it.  -bte_notfound if there is none.  */
+int bt_bundle_select_thread(struct bt_bundle *bundle, int32_t tid);
+
+/* The trigger's name: "save", "request", "signal", "function", "exit",
+   "full", or "none".  */
+const char *bt_trigger_name(uint32_t kind);
 
 /* Encode BUNDLE into a malloc'ed buffer *DATA of *SIZE bytes.
    Needs libc only (bt_bundle_write.c).  */

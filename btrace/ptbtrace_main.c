@@ -17,6 +17,7 @@ struct bt_tool {
 	const char *output;       /* export's -o */
 	const char *command;
 	const char *file;
+	int32_t thread;           /* --thread: the thread to work on, or 0 */
 	char args[512];           /* the command's arguments, GDB's text */
 };
 
@@ -56,6 +57,10 @@ static void bt_usage(FILE *out)
 	      "  --json       print JSON instead of GDB's text\n"
 	      "  --format=F   export's format: folded, chrome, perf or lldb\n"
 	      "  -o FILE      export's output file (perf: required)\n"
+	      "  --thread=TID the thread of a bundle with several (info "
+	      "lists them;\n"
+	      "               the default is the trigger's, else the "
+	      "first)\n"
 	      "  --size=N     the history window (GDB's "
 	      "function-call-history-size or\n"
 	      "               instruction-history-size, default 10; 0 is "
@@ -82,7 +87,19 @@ static int bt_parse_args(struct bt_tool *tool, int argc, char **argv)
 			tool->output = argv[++i];
 		else if (strncmp(a, "--output=", 9) == 0)
 			tool->output = a + 9;
-		else if (strncmp(a, "--size=", 7) == 0) {
+		else if (strncmp(a, "--thread=", 9) == 0) {
+			char *end;
+			long n;
+
+			errno = 0;
+			n = strtol(a + 9, &end, 10);
+			if (errno || *end || !a[9] || n <= 0 || n > 0x7fffffff) {
+				fprintf(stderr, "ptbtrace: bad thread: %s\n",
+					a + 9);
+				return -1;
+			}
+			tool->thread = (int32_t) n;
+		} else if (strncmp(a, "--size=", 7) == 0) {
 			char *end;
 			unsigned long n;
 
@@ -124,12 +141,22 @@ static int bt_parse_args(struct bt_tool *tool, int argc, char **argv)
 }
 
 /* A bundle FILE, or HOST:PORT of a live stub when no such file exists.  */
-static int bt_load_input(struct bt_bundle *bundle, const char *file,
+static int bt_load_input(struct bt_bundle *bundle, const struct bt_tool *tool,
 			 struct bt_diag *diag)
 {
+	const char *file = tool->file;
+	int errcode;
+
 	if (access(file, F_OK) != 0 && strchr(file, ':'))
-		return bt_live_load(bundle, file, diag);
-	return bt_bundle_load(bundle, file, diag);
+		errcode = bt_live_load(bundle, file, diag);
+	else
+		errcode = bt_bundle_load(bundle, file, diag);
+	if (errcode < 0 || !tool->thread ||
+	    bt_bundle_select_thread(bundle, tool->thread) == 0)
+		return errcode;
+	return bt_diag_set(diag, bte_notfound, 0, 0, "no thread %" PRId32
+			   " in the bundle (`ptbtrace info` lists its "
+			   "threads)", tool->thread);
 }
 
 /* A progress line on a terminal's stderr, for decodes that take more
@@ -163,8 +190,9 @@ static void bt_progress_print(void *ctx, uint64_t done, uint64_t total)
 	line->shown = 1;
 }
 
-static int bt_session_open(struct bt_session *s, const char *file)
+static int bt_session_open(struct bt_session *s, const struct bt_tool *tool)
 {
+	const char *file = tool->file;
 	struct bt_progress_line line = { .after_ms = 1000 };
 	const char *after = getenv("PTBTRACE_PROGRESS_MS");
 	struct bt_diag diag;
@@ -175,7 +203,7 @@ static int bt_session_open(struct bt_session *s, const char *file)
 	if (after && *after)
 		line.after_ms = atol(after);
 	clock_gettime(CLOCK_MONOTONIC, &line.start);
-	errcode = bt_load_input(&s->bundle, file, &diag);
+	errcode = bt_load_input(&s->bundle, tool, &diag);
 	if (errcode >= 0)
 		errcode = bt_image_alloc(&s->image, &s->bundle, &diag);
 	if (errcode >= 0)
@@ -217,6 +245,54 @@ static const char *bt_size_suffix(unsigned int *size)
 	return "";
 }
 
+/* What a recorder's bundle adds to `info record`: its threads and its
+   trigger.  Single-thread bundles without a trigger print as GDB does.  */
+static void bt_info_threads(const struct bt_bundle *b)
+{
+	const struct bt_trigger *t = &b->trigger;
+
+	if (b->nthreads > 1 || t->kind != btt_none) {
+		printf("Threads in the bundle: %zu.\n", b->nthreads);
+		for (size_t i = 0; i < b->nthreads; ++i)
+			printf("  Thread %d.%d: %zu %s%s%s.\n", b->pid,
+			       b->threads[i].tid, b->threads[i].trace_size,
+			       b->format == btf_pt ? "bytes of trace"
+			       : "bytes of blocks",
+			       b->threads[i].lost ? ", some lost" : "",
+			       b->threads[i].tid == b->tid ? " (selected)"
+			       : "");
+	}
+	if (t->kind == btt_none)
+		return;
+	printf("Trigger: %s", bt_trigger_name(t->kind));
+	if (t->kind == btt_signal)
+		printf(" %d", t->signal);
+	if (t->kind == btt_function)
+		printf(" %s at 0x%" PRIx64, t->name ? t->name : "?",
+		       t->address);
+	if (t->tid)
+		printf(" in thread %d", t->tid);
+	printf(" (snapshot %u).\n", t->sequence);
+	if (b->ncore_threads)
+		printf("Core: %zu threads, %zu memory regions.\n",
+		       b->ncore_threads, b->ncore_pages);
+}
+
+static void bt_info_threads_json(const struct bt_bundle *b)
+{
+	const struct bt_trigger *t = &b->trigger;
+
+	printf(", \"threads\": [");
+	for (size_t i = 0; i < b->nthreads; ++i)
+		printf("%s{\"tid\": %d, \"trace_bytes\": %zu, \"lost\": %"
+		       PRIu64 "}", i ? ", " : "", b->threads[i].tid,
+		       b->threads[i].trace_size, b->threads[i].lost);
+	printf("], \"trigger\": {\"kind\": \"%s\", \"tid\": %d, "
+	       "\"signal\": %d, \"sequence\": %u}, \"core_threads\": %zu",
+	       bt_trigger_name(t->kind), t->tid, t->signal, t->sequence,
+	       b->ncore_threads);
+}
+
 static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 {
 	const struct bt_bundle *b = &s->bundle;
@@ -236,10 +312,12 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 		printf("{\"format\": \"%s\", \"buffer_size\": %u, "
 		       "\"pid\": %d, \"tid\": %d, \"instructions\": %u, "
 		       "\"functions\": %u, \"gaps\": %u, "
-		       "\"memory_bytes\": %zu}\n",
+		       "\"memory_bytes\": %zu",
 		       b->format == btf_pt ? "pt" : "bts", b->buffer_size,
 		       b->pid, b->tid, insns, calls, gaps,
 		       bt_ftrace_memory(s->ftrace));
+		bt_info_threads_json(b);
+		puts("}");
 		return 0;
 	}
 
@@ -251,6 +329,7 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 	printf("Recorded %u instructions in %u functions (%u gaps) for "
 	       "thread 1 (Thread %d.%d).\n", insns, calls, gaps, b->pid,
 	       b->tid);
+	bt_info_threads(b);
 	return 0;
 }
 
@@ -263,7 +342,7 @@ static int bt_cmd_packets(const struct bt_tool *tool, const char *file)
 	int status = 1;
 
 	bt_diag_init(&diag);
-	if (bt_load_input(&bundle, file, &diag) < 0 ||
+	if (bt_load_input(&bundle, tool, &diag) < 0 ||
 	    bt_packets_alloc(&packets, &bundle, &diag) < 0) {
 		bt_diag_print(&diag, file, stderr);
 		bt_bundle_fini(&bundle);
@@ -454,7 +533,7 @@ static int bt_cmd_export_perf(const struct bt_tool *tool)
 		      "arguments\n", stderr);
 		return 2;
 	}
-	if (bt_load_input(&bundle, tool->file, &diag) < 0) {
+	if (bt_load_input(&bundle, tool, &diag) < 0) {
 		bt_diag_print(&diag, tool->file, stderr);
 		return 1;
 	}
@@ -508,7 +587,7 @@ static int bt_cmd_export_lldb(const struct bt_tool *tool)
 		return 2;
 	}
 	memset(&bundle, 0, sizeof(bundle));
-	if (bt_load_input(&bundle, tool->file, &diag) < 0 ||
+	if (bt_load_input(&bundle, tool, &diag) < 0 ||
 	    bt_export_lldb(tool->args, &bundle, &diag) < 0) {
 		bt_diag_print(&diag, "ptbtrace", stderr);
 		status = 1;
@@ -547,7 +626,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (bt_session_open(&session, tool.file) < 0) {
+	if (bt_session_open(&session, &tool) < 0) {
 		bt_session_close(&session);
 		return 1;
 	}

@@ -67,9 +67,9 @@ size_t nat_btrace_buffer_size(size_t size, size_t page_size)
 	return 0;
 }
 
-static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
-			  pid_t tid, size_t size, uint32_t psb_period,
-			  char *reason, size_t len)
+static int nat_btrace_start_emu(struct nat_target *target,
+				struct nat_process *proc, struct nat_btrace *bt,
+				pid_t tid, size_t size, char *reason, size_t len)
 {
 	size_t page_size = (size_t) sysconf(_SC_PAGESIZE);
 	int err;
@@ -79,6 +79,8 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 		struct emu_config config = {
 			.ret_shortcut = true,
 			.jcc_shortcut = true,
+			.on_map_change = target->on_map_change,
+			.map_ctx = target->on_new_thread_ctx,
 		};
 
 		err = emu_alloc(&proc->emu, proc->pid, &proc->int3s,
@@ -91,7 +93,7 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 	/* The sizes the kernel would give hardware tracing, so that GDB
 	   shows the same as with gdbserver; less if memory is short, as
 	   gdbserver takes what mmap grants.  */
-	emu_set_psb_period(proc->emu, psb_period);
+	emu_set_psb_period(proc->emu, target->btrace_psb_period);
 	err = -pse_range;
 	for (size = nat_btrace_buffer_size(size, page_size);
 	     size >= page_size; size /= 2) {
@@ -130,9 +132,8 @@ int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
 	if (policy != nat_btrace_emulated)
 		err = nat_btrace_hw(bt, thread->tid, size, reason, reason_len);
 	if (err < 0 && policy != nat_btrace_hardware)
-		err = nat_btrace_start_emu(thread->proc, bt, thread->tid, size,
-					   target->btrace_psb_period, reason,
-					   reason_len);
+		err = nat_btrace_start_emu(target, thread->proc, bt, thread->tid,
+					   size, reason, reason_len);
 	if (err < 0) {
 		free(bt);
 		return err;

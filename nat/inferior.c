@@ -49,12 +49,14 @@ void nat_target_fini(struct nat_target *target)
 
 /* Options for every traced thread; EXITKILL only for processes ptstub
    started, so an attached one outlives a crashed stub.  */
-static long nat_ptrace_options(int started)
+static long nat_ptrace_options(const struct nat_target *target, int started)
 {
 	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
 		    PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE |
 		    PTRACE_O_TRACEEXEC;
 
+	if (target->report_exit)
+		opts |= PTRACE_O_TRACEEXIT;
 	return started ? opts | PTRACE_O_EXITKILL : opts;
 }
 
@@ -223,7 +225,7 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 		       WSTOPSIG(ws) == SIGTRAP ? 0 : WSTOPSIG(ws));
 	}
 
-	ptrace(PTRACE_SETOPTIONS, pid, 0, nat_ptrace_options(1));
+	ptrace(PTRACE_SETOPTIONS, pid, 0, nat_ptrace_options(target, 1));
 	proc = nat_add_process(target, pid);
 	thread = proc ? nat_add_thread(proc, pid) : NULL;
 	if (!thread) {
@@ -239,7 +241,8 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 
 /* Attach to thread TID and collect its SIGSTOP; a different stop is
    kept to be delivered when it runs.  */
-static int nat_attach_thread(struct nat_process *proc, pid_t tid)
+static int nat_attach_thread(const struct nat_target *target,
+			     struct nat_process *proc, pid_t tid)
 {
 	struct nat_thread *thread;
 	int ws;
@@ -259,7 +262,7 @@ static int nat_attach_thread(struct nat_process *proc, pid_t tid)
 		thread->deliver_sig = WSTOPSIG(ws);
 		ptrace(PTRACE_CONT, tid, 0, 0);
 	}
-	ptrace(PTRACE_SETOPTIONS, tid, 0, nat_ptrace_options(0));
+	ptrace(PTRACE_SETOPTIONS, tid, 0, nat_ptrace_options(target, 0));
 	return 0;
 }
 
@@ -276,7 +279,7 @@ int nat_attach(struct nat_target *target, pid_t pid)
 		return -pse_nomem;
 	proc->attached = 1;
 
-	err = nat_attach_thread(proc, pid);
+	err = nat_attach_thread(target, proc, pid);
 	if (err < 0) {
 		int saved = errno;
 
@@ -299,7 +302,7 @@ int nat_attach(struct nat_target *target, pid_t pid)
 
 			if (tid <= 0 || nat_find_thread(target, pid, tid))
 				continue;
-			if (nat_attach_thread(proc, tid) == 0)
+			if (nat_attach_thread(target, proc, tid) == 0)
 				added = 1;
 		}
 		closedir(dir);

@@ -2,7 +2,8 @@
 noinst_LIBRARIES += nat/libpsregs.a
 nat_libpsregs_a_SOURCES = \
 	nat/xstate.c nat/xstate.h \
-	nat/amd64_regs.c nat/amd64_regs.h
+	nat/amd64_regs.c nat/amd64_regs.h \
+	nat/amd64_regs_image.c nat/amd64_regs_image.h
 
 check_PROGRAMS += testsuite/unit/xstate_test
 TESTS += testsuite/unit/xstate_test
@@ -20,3 +21,9 @@ testsuite_unit_amd64_regs_test_LDADD = nat/libpsregs.a xml/libpsxml.a \
 check_PROGRAMS += testsuite/unit/progs/regs_loader
 TESTS += testsuite/unit/regs_gdb_test.sh
 EXTRA_DIST += testsuite/unit/regs_gdb_test.sh
+
+check_PROGRAMS += testsuite/unit/amd64_regs_image_test
+TESTS += testsuite/unit/amd64_regs_image_test
+testsuite_unit_amd64_regs_image_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+testsuite_unit_amd64_regs_image_test_LDADD = nat/libpsregs.a xml/libpsxml.a \
+	nat/libpsmem.a common/libpscommon.a $(CRITERION_LIBS)

@@ -55,22 +55,17 @@ static int read_u64(const struct svr4_reader *r, uint64_t addr,
 
 /* The run-time address and size of the main executable's PT_DYNAMIC,
    found from the program headers the auxv points to.  */
-static int find_dynamic(pid_t pid, const struct svr4_reader *r,
-			uint64_t *addr, uint64_t *size)
+static int find_dynamic(const void *auxv, size_t auxv_len,
+			const struct svr4_reader *r, uint64_t *addr,
+			uint64_t *size)
 {
 	uint64_t phdr_addr, phnum, bias = 0;
-	struct ps_buf auxv;
 	Elf64_Phdr *phdrs;
 	int err, have_bias = 0;
 
-	ps_buf_init(&auxv);
-	err = auxv_read(pid, &auxv);
-	if (!err && (auxv_lookup(auxv.data, auxv.len, AT_PHDR, &phdr_addr)
-		     || auxv_lookup(auxv.data, auxv.len, AT_PHNUM, &phnum)))
-		err = -pse_notfound;
-	ps_buf_fini(&auxv);
-	if (err < 0)
-		return err;
+	if (auxv_lookup(auxv, auxv_len, AT_PHDR, &phdr_addr) ||
+	    auxv_lookup(auxv, auxv_len, AT_PHNUM, &phnum))
+		return -pse_notfound;
 	if (phdr_addr == 0 || phnum == 0)
 		return -pse_notfound;
 	if (phnum > svr4_max_phnum)
@@ -106,15 +101,16 @@ static int find_dynamic(pid_t pid, const struct svr4_reader *r,
 /* The address of r_debug from DT_DEBUG (and, in SLOT, where DT_DEBUG's
    value is): 0 until the dynamic linker has set it up, -pse_notfound
    when there is no DT_DEBUG at all.  */
-static int find_debug(pid_t pid, const struct svr4_reader *r,
-		      uint64_t *r_debug, uint64_t *slot)
+static int find_debug(const void *auxv, size_t auxv_len,
+		      const struct svr4_reader *r, uint64_t *r_debug,
+		      uint64_t *slot)
 {
 	uint64_t dyn_addr = 0, dyn_size = 0;
 	Elf64_Dyn *dyn;
 	long got;
 	int err;
 
-	err = find_dynamic(pid, r, &dyn_addr, &dyn_size);
+	err = find_dynamic(auxv, auxv_len, r, &dyn_addr, &dyn_size);
 	if (err < 0)
 		return err;
 	if (dyn_size > svr4_max_dynamic)
@@ -143,20 +139,27 @@ static int find_debug(pid_t pid, const struct svr4_reader *r,
 	return got < 0 ? (int) got : err;
 }
 
-static int find_r_debug(pid_t pid, const struct svr4_reader *r,
-			uint64_t *r_debug)
+static int find_r_debug(const void *auxv, size_t auxv_len,
+			const struct svr4_reader *r, uint64_t *r_debug)
 {
 	uint64_t slot;
 
-	return find_debug(pid, r, r_debug, &slot);
+	return find_debug(auxv, auxv_len, r, r_debug, &slot);
 }
 
 int svr4_debug_slot(pid_t pid, svr4_read_fn read, void *ctx, uint64_t *slot)
 {
 	struct svr4_reader r = { read, ctx };
+	struct ps_buf auxv;
 	uint64_t r_debug;
+	int err;
 
-	return find_debug(pid, &r, &r_debug, slot);
+	ps_buf_init(&auxv);
+	err = auxv_read(pid, &auxv);
+	if (!err)
+		err = find_debug(auxv.data, auxv.len, &r, &r_debug, slot);
+	ps_buf_fini(&auxv);
+	return err;
 }
 
 /* One annex value: hex up to ';' or the end (empty reads as 0).  */
@@ -319,6 +322,22 @@ static int walk_namespaces(const struct svr4_reader *r, struct ps_buf *xml,
 int svr4_library_list(pid_t pid, svr4_read_fn read, void *ctx,
 		      const char *annex, struct ps_buf *xml)
 {
+	struct ps_buf auxv;
+	int err;
+
+	ps_buf_init(&auxv);
+	err = auxv_read(pid, &auxv);
+	if (!err)
+		err = svr4_library_list_auxv(auxv.data, auxv.len, read, ctx,
+					     annex, xml);
+	ps_buf_fini(&auxv);
+	return err;
+}
+
+int svr4_library_list_auxv(const void *auxv, size_t auxv_len,
+			   svr4_read_fn read, void *ctx, const char *annex,
+			   struct ps_buf *xml)
+{
 	const struct svr4_reader r = { read, ctx };
 	uint64_t lmid, start, prev, r_debug = 0;
 	size_t begin = xml->len;
@@ -329,7 +348,7 @@ int svr4_library_list(pid_t pid, svr4_read_fn read, void *ctx,
 		return err;
 	/* Without start= the whole list is walked; r_debug is needed.  */
 	if (!start) {
-		err = find_r_debug(pid, &r, &r_debug);
+		err = find_r_debug(auxv, auxv_len, &r, &r_debug);
 		if (err < 0)
 			return err;
 	}

@@ -32,4 +32,10 @@ int svr4_library_list(pid_t pid, svr4_read_fn read, void *ctx,
 int svr4_debug_slot(pid_t pid, svr4_read_fn read, void *ctx,
 		    uint64_t *slot);
 
+/* The same for a process that is gone (a post-mortem image): its
+   auxiliary vector is AUXV, AUXV_LEN bytes.  */
+int svr4_library_list_auxv(const void *auxv, size_t auxv_len,
+			   svr4_read_fn read, void *ctx, const char *annex,
+			   struct ps_buf *xml);
+
 #endif

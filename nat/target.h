@@ -48,6 +48,9 @@ struct nat_event {
 	pid_t child;
 	enum nat_stop_reason reason;
 	uint64_t data_addr;
+	/* report_exit: a stopped leader that is exiting (sig 0), its
+	   memory still there; status is its exit code.  */
+	int exiting;
 	char path[4096];
 };
 
@@ -147,6 +150,9 @@ struct nat_target {
 
 	/* Which events the client asked to see (qSupported).  */
 	int report_fork, report_vfork, report_exec;
+	/* Stop each process's leader as it exits (PTRACE_O_TRACEEXIT), for
+	   the recorder; set before the program starts.  */
+	int report_exit;
 
 	/* Host signals to deliver without a stop (QPassSignals).  */
 	uint8_t pass_signals[65];
@@ -161,9 +167,13 @@ struct nat_target {
 	FILE *debug;          /* --debug log, or NULL */
 
 	/* Called with each new thread of a process, stopped before its
-	   first instruction (a process-wide trace starts tracing it).  */
+	   first instruction (a process-wide LLDB trace, or the recorder,
+	   traces it from there); NULL for none.  */
 	void (*on_new_thread)(void *ctx, struct nat_thread *thread);
 	void *on_new_thread_ctx;
+	/* Called after an emulated thread changed its process's mappings
+	   (mmap, munmap, ...), with on_new_thread_ctx; NULL for none.  */
+	void (*on_map_change)(void *ctx, pid_t tid);
 	/* Bytes between PSB+ in emulated PT traces enabled from now on
 	   (0: the emulator's default).  */
 	uint32_t btrace_psb_period;

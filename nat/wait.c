@@ -160,6 +160,8 @@ static int nat_handle_clone(struct nat_target *target,
 	child = nat_add_thread(thread->proc, (pid_t) msg);
 	if (child && thread->proc->emu)
 		emu_on_clone(thread->proc->emu, child->tid);
+	if (child && ws != -1 && target->on_new_thread)
+		target->on_new_thread(target->on_new_thread_ctx, child);
 	if (child && ws != -1) {
 		child->dr_stale = 1;
 		child->resumed = thread->resumed;
@@ -311,6 +313,13 @@ static int nat_handle_status(struct nat_target *target,
 		return nat_consumed;
 	case PTRACE_EVENT_EXEC:
 		return nat_handle_exec(target, thread, status);
+	case PTRACE_EVENT_EXIT:
+		if (target->report_exit && thread->tid == proc->pid) {
+			nat_set_pending(thread, status, nat_stop_none);
+			return nat_reportable;
+		}
+		nat_resume_quietly(thread, stopping);
+		return nat_consumed;
 	default:
 		nat_resume_quietly(thread, stopping);
 		return nat_consumed;
@@ -545,6 +554,15 @@ static void nat_fill_event(struct nat_target *target,
 	case PTRACE_EVENT_VFORK_DONE:
 		ev->kind = nat_ev_vfork_done;
 		return;
+	case PTRACE_EVENT_EXIT: {
+		unsigned long msg = 0;
+
+		ptrace(PTRACE_GETEVENTMSG, thread->tid, 0, &msg);
+		ev->kind = nat_ev_stopped;
+		ev->exiting = 1;
+		ev->status = (int) msg;
+		return;
+	}
 	case PTRACE_EVENT_EXEC:
 		ev->kind = nat_ev_execd;
 		snprintf(path, sizeof(path), "/proc/%d/exe", (int) proc->pid);

@@ -9,7 +9,9 @@ server_libpsserver_a_SOURCES = \
 	server/srv_btrace.c server/srv_btrace_save.c \
 	server/srv_osdata.c server/srv_osdata.h \
 	server/srv_osdata_sys.c server/srv_osdata_sys.h \
-	server/srv_notif.c server/srv_notif.h server/srv_nonstop.c
+	server/srv_notif.c server/srv_notif.h server/srv_nonstop.c \
+	server/srv_postmortem.c server/srv_postmortem.h \
+	server/srv_pm_image.c server/srv_pm_image.h
 server_libpsserver_a_SOURCES += server/srv_progress.c server/srv_progress.h
 
 # LLDB, the second client: its queries and trace packets.
@@ -18,7 +20,7 @@ server_libpsserver_a_SOURCES += server/srv_lldb.c server/srv_lldb.h \
 
 bin_PROGRAMS += ptstub
 ptstub_SOURCES = server/main.c
-PTSTUB_LIBS = server/libpsserver.a server/libpsagent.a server/libpshostio.a \
+PTSTUB_LIBS = rec/librec.a server/libpsserver.a server/libpsagent.a server/libpshostio.a \
 	server/libpsrsp.a \
 	btrace/libptbundle.a nat/libpsinfo.a nat/libpsnat.a nat/emu/libpsemu.a nat/libpsmem.a \
 	nat/libpshw.a nat/libpsregs.a xml/libpsxml.a xml/libpsbtxml.a \
@@ -33,3 +35,10 @@ testsuite_unit_srv_btrace_test_SOURCES = testsuite/unit/srv_btrace_test.c \
 	testsuite/unit/srv_fixture.h
 testsuite_unit_srv_btrace_test_CFLAGS = $(SRVTEST_CFLAGS)
 testsuite_unit_srv_btrace_test_LDADD = $(SRVTEST_LDADD)
+
+# The post-mortem session's packets, on a bundle the test writes.
+check_PROGRAMS += testsuite/unit/srv_postmortem_test
+TESTS += testsuite/unit/srv_postmortem_test
+testsuite_unit_srv_postmortem_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+testsuite_unit_srv_postmortem_test_LDADD = $(PTSTUB_LIBS) $(CRITERION_LIBS) \
+	$(LIBELF_LIBS) -lipt -lZydis

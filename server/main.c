@@ -2,6 +2,8 @@
 #include "config.h"
 #include "server/server.h"
 #include "server/rsp_listen.h"
+#include "rec/recorder.h"
+#include "server/srv_postmortem.h"
 #include "nat/btrace.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
@@ -19,6 +21,8 @@
 static void usage(FILE *out)
 {
 	fputs("Usage:\tptstub [OPTIONS] COMM PROG [ARGS ...]\n"
+	      "\tptstub record [OPTIONS] -- PROG [ARGS ...]  (see record --help)\n"
+	      "\tptstub [--once] --postmortem BUNDLE COMM\n"
 	      "\tptstub [OPTIONS] --attach COMM PID\n"
 	      "\tptstub [OPTIONS] --multi COMM\n"
 	      "\n"
@@ -33,6 +37,9 @@ static void usage(FILE *out)
 	      "  --multi               Start without a process; the client runs or\n"
 	      "                        attaches (target extended-remote).\n"
 	      "  --once                Exit after the first connection closes.\n"
+	      "  --postmortem BUNDLE   Serve the crash bundle BUNDLE (written by\n"
+	      "                        ptstub record) as a stopped process, its\n"
+	      "                        saved trace for record btrace.\n"
 	      "\n"
 	      "Other options:\n"
 	      "  --startup-with-shell  Start PROG through $SHELL (the default).\n"
@@ -62,7 +69,7 @@ enum {
 	opt_once = 256, opt_multi, opt_attach, opt_debug, opt_remote_debug,
 	opt_debug_file, opt_help, opt_version, opt_shell, opt_no_shell,
 	opt_norandom, opt_random, opt_btrace_source, opt_wrapper, opt_selftest,
-	opt_disable_packet,
+	opt_disable_packet, opt_postmortem,
 };
 
 static const struct option options[] = {
@@ -82,6 +89,7 @@ static const struct option options[] = {
 	{ "disable-packet", required_argument, NULL, opt_disable_packet },
 	{ "wrapper", no_argument, NULL, opt_wrapper },
 	{ "selftest", no_argument, NULL, opt_selftest },
+	{ "postmortem", required_argument, NULL, opt_postmortem },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -171,6 +179,60 @@ static void release_all(struct nat_target *target)
 	}
 }
 
+/* --postmortem: the bundle served until the client kills, detaches or
+   (with --once, or over stdio) leaves.  */
+static int serve_postmortem(const char *file, const char *comm,
+			    const struct srv_options *opts)
+{
+	struct rsp_listener listener;
+	struct srv_pm pm;
+	int stdio = !strcmp(comm, "-") || !strcmp(comm, "stdio"), err = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	if (srv_pm_init(&pm, file) < 0)
+		return 1;
+	rsp_listen_init(&listener);
+	if (!stdio && rsp_listen_open(&listener, comm) < 0) {
+		fprintf(stderr, "%s\nExiting\n", rsp_listen_error(&listener));
+		srv_pm_fini(&pm);
+		return 1;
+	}
+	fprintf(stderr, "Post-mortem image of process %d from %s\n",
+		(int) pm.image.bundle.pid, file);
+	if (!stdio)
+		fprintf(stderr, "Listening on port %d\n",
+			rsp_listen_port(&listener));
+	while (!pm.done) {
+		struct rsp_conn conn;
+		char host[256];
+		int fd = 0, port = 0;
+
+		if (stdio) {
+			rsp_conn_init(&conn, 0, 1);
+		} else {
+			err = rsp_listen_accept(&listener, &fd, host,
+						sizeof(host), &port);
+			if (err < 0)
+				break;
+			fprintf(stderr, "Remote debugging from host %s, port "
+				"%d\n", host, port);
+			rsp_conn_init(&conn, fd, fd);
+		}
+		if (opts->remote_debug)
+			rsp_conn_set_debug(&conn, opts->debug_file ?
+					   opts->debug_file : stderr);
+		err = srv_pm_serve(&pm, &conn);
+		rsp_conn_fini(&conn);
+		if (!stdio)
+			close(fd);
+		if (stdio || opts->once)
+			break;
+	}
+	rsp_listen_fini(&listener);
+	srv_pm_fini(&pm);
+	return err < 0 ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct srv_options opts = { 0 };
@@ -179,9 +241,13 @@ int main(int argc, char **argv)
 	struct srv srv;
 	int attach = 0, c, err, shell = 1, norandom = 1;
 	int btrace_policy = nat_btrace_auto;
-	const char *comm;
+	const char *comm, *postmortem = NULL;
 	pid_t attach_pid = 0;
 	struct ps_buf wrapper;
+
+	/* `ptstub record`: the flight recorder, no client.  */
+	if (argc > 1 && !strcmp(argv[1], "record"))
+		return rec_main(argc - 1, argv + 1);
 
 	ps_buf_init(&wrapper);
 
@@ -247,8 +313,16 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
+		case opt_postmortem: postmortem = optarg; break;
 		default: usage(stderr); return 1;
 		}
+	}
+	if (postmortem) {
+		if (optind != argc - 1) {
+			usage(stderr);
+			return 1;
+		}
+		return serve_postmortem(postmortem, argv[optind], &opts);
 	}
 	if (optind >= argc) {
 		usage(stderr);

@@ -19,9 +19,11 @@ LAYERS = {
     "btrace": {"btrace"},
     "nat/emu": {"nat/emu", "nat", "common"},
     "nat": {"nat", "nat/emu", "xml", "common"},
-    "server": {"server", "nat", "xml", "common", "btrace"},
+    "rec": {"rec", "nat", "common", "btrace"},
+    "server": {"server", "rec", "nat", "xml", "common", "btrace"},
 }
-# The only btrace/ headers the server may include: the bundle writer's.
+# The only btrace/ headers the server and the recorder may include: the
+# bundle's.
 SERVER_BTRACE = {"btrace/ptbtrace.h", "btrace/bt_bundle_format.h"}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
@@ -95,7 +97,7 @@ def main():
                 continue            # not one of the stub's layers
             if target not in LAYERS[layer]:
                 problems.append(f"{path}: {layer} -> {target} ({inc})")
-            elif layer == "server" and target == "btrace" \
+            elif layer in ("server", "rec") and target == "btrace" \
                     and inc not in SERVER_BTRACE:
                 problems.append(f"{path}: server -> {inc}: only the bundle "
                                 "writer's headers")

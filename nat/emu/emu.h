@@ -56,6 +56,10 @@ struct emu_config {
 	bool jcc_shortcut;
 	uint32_t psb_period;     /* bytes between PSB+ (0: 4096) */
 	size_t cache_limit;      /* walks in the code cache (0: default) */
+	/* Called after a traced thread's mmap, munmap, mprotect, ... (the
+	   recorder's side-band); NULL for none.  */
+	void (*on_map_change)(void *ctx, pid_t tid);
+	void *map_ctx;
 };
 
 struct emu_status {

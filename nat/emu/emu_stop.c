@@ -181,6 +181,8 @@ static int emu_step_done(struct emu *emu, struct emu_thread *th,
 			return 0;
 		}
 		emu_rec_far_kernel(th, ip, to);
+		if (th->step_maps && emu->config.on_map_change)
+			emu->config.on_map_change(emu->config.map_ctx, th->tid);
 		break;
 	case emu_ic_far:
 		emu_rec_far(th, ip, to);

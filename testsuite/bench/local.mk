@@ -17,7 +17,8 @@ testsuite_bench_blk_loop_CFLAGS = $(AM_CFLAGS)
 testsuite_bench_blk_loop_LDADD = btrace/libptbtrace.la -lipt
 
 EXTRA_DIST += testsuite/bench/README.md testsuite/bench/benchlib.py \
-	testsuite/bench/bench_stub.py testsuite/bench/bench_btrace.py
+	testsuite/bench/bench_stub.py testsuite/bench/bench_btrace.py \
+	testsuite/bench/bench_record.py
 bench_env = top_builddir='$(abs_top_builddir)' top_srcdir='$(abs_top_srcdir)' \
 	GDB='$(GDB)' PTSTUB='$(abs_top_builddir)/ptstub$(EXEEXT)'
 
@@ -39,7 +40,11 @@ EXTRA_DIST += testsuite/bench/bench_live.py
 bench-live: ptstub$(EXEEXT) ptbtrace$(EXEEXT) testsuite/bench/bench_prog
 	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_live.py
 
+# (d) the flight recorder against the native run of the same program.
+bench-record: ptstub$(EXEEXT) testsuite/bench/bench_prog
+	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_record.py
+
 clean-local: clean-bench
 clean-bench:
 	-rm -rf testsuite/bench/out
-.PHONY: bench-stub bench-btrace bench-live clean-bench
+.PHONY: bench-stub bench-btrace bench-live bench-record clean-bench

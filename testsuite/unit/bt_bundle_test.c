@@ -232,7 +232,7 @@ Test(bt_bundle, wrong_versions_name_the_version)
 
 	encode(&data, &size);
 	for (unsigned int v = 0; v < 5; ++v) {
-		if (v == BT_BUNDLE_VERSION)
+		if (v >= BT_BUNDLE_VERSION_MIN && v <= BT_BUNDLE_VERSION)
 			continue;
 		put_le(data + 8, v, 2);
 		fix_crc(data, size);
@@ -287,7 +287,8 @@ static void raw_begin(struct raw *r)
 {
 	memset(r, 0, sizeof(*r));
 	memcpy(r->data, BT_BUNDLE_MAGIC, 8);
-	put_le(r->data + 8, BT_BUNDLE_VERSION, 2);
+	/* Version 1's records: version 2 readers still take them.  */
+	put_le(r->data + 8, 1, 2);
 	put_le(r->data + 10, 32, 2);
 	r->len = 32;
 }

@@ -1,0 +1,196 @@
+/* --full: the whole trace, not the last ring's worth.  The rings are
+   drained into per-thread streams whenever the recorder has the program
+   stopped (its events, and a timer); what a ring overwrote before it was
+   drained is counted, reported and marked in the bundle (a thread's
+   "lost"), never silently dropped.  */
+#include "rec/recorder.h"
+#include "btrace/ptbtrace.h"
+#include "nat/btrace.h"
+#include "common/ps_buf.h"
+#include "common/ps_error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t tid,
+					int bts)
+{
+	struct rec_stream *s;
+
+	for (size_t i = 0; i < rec->nstreams; i++)
+		if (rec->streams[i].tid == tid)
+			return &rec->streams[i];
+	s = realloc(rec->streams, (rec->nstreams + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	rec->streams = s;
+	s = &rec->streams[rec->nstreams++];
+	memset(s, 0, sizeof(*s));
+	s->tid = tid;
+	s->bts = bts;
+	return s;
+}
+
+static int rec_stream_append(struct rec_stream *s, const void *data,
+			     size_t len)
+{
+	if (s->len + len > s->cap) {
+		size_t cap = s->cap ? s->cap : 65536;
+		uint8_t *p;
+
+		while (cap < s->len + len)
+			cap *= 2;
+		p = realloc(s->data, cap);
+		if (!p)
+			return -pse_nomem;
+		s->data = p;
+		s->cap = cap;
+	}
+	memcpy(s->data + s->len, data, len);
+	s->len += len;
+	return 0;
+}
+
+/* The ring holds units [RECORDED - HELD, RECORDED) of the stream; take
+   the part after what was taken, count a hole before it as lost.  */
+static void rec_take_units(struct rec_stream *s, const uint8_t *ring,
+			   uint64_t held, uint64_t recorded, size_t unit)
+{
+	uint64_t first = recorded - held, skip = 0;
+
+	if (recorded <= s->taken)
+		return;
+	if (s->taken < first)
+		s->lost += first - s->taken;
+	else
+		skip = s->taken - first;
+	if (rec_stream_append(s, ring + skip * unit,
+			      (size_t) (held - skip) * unit) < 0)
+		s->lost += held - skip;
+	s->taken = recorded;
+}
+
+void rec_full_drain(struct recorder *rec)
+{
+	if (!rec->opts.full)
+		return;
+	for (struct nat_process *p = rec->target->procs; p; p = p->next) {
+		if (p->pid != rec->pid)
+			continue;
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			struct nat_btrace_status st;
+			struct rec_stream *s;
+			int bts;
+
+			if (!t->btrace || nat_btrace_status(t, &st) < 0)
+				continue;
+			bts = t->btrace->format != trace_format_pt;
+			s = rec_stream_of(rec, t->tid, bts);
+			if (!s || st.recorded <= s->taken)
+				continue;
+			if (!bts) {
+				struct ps_buf raw;
+
+				ps_buf_init(&raw);
+				if (nat_btrace_read_pt(t, nat_btrace_read_copy,
+						       &raw) == 0)
+					rec_take_units(s, (const uint8_t *)
+						       raw.data, raw.len,
+						       st.recorded, 1);
+				ps_buf_fini(&raw);
+			} else {
+				struct trace_blocks b;
+				uint8_t *flat;
+
+				trace_blocks_init(&b);
+				if (nat_btrace_read_bts(t, nat_btrace_read_copy,
+							&b) == 0 &&
+				    (flat = malloc(b.len * 16 + 1))) {
+					for (size_t i = 0; i < b.len; i++) {
+						memcpy(flat + 16 * i,
+						       &b.block[i].begin, 8);
+						memcpy(flat + 16 * i + 8,
+						       &b.block[i].end, 8);
+					}
+					rec_take_units(s, flat, b.len,
+						       st.recorded, 16);
+					free(flat);
+				}
+				trace_blocks_fini(&b);
+			}
+		}
+	}
+}
+
+void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
+{
+	struct bt_thread *threads;
+
+	/* The streams are the program's; a fork child's bundle has its
+	   rings.  */
+	if (!rec->opts.full || !rec->nstreams || b->pid != rec->pid)
+		return;
+	threads = calloc(rec->nstreams, sizeof(*threads));
+	free(rec->full_bts);
+	rec->full_bts = calloc(rec->nstreams, sizeof(*rec->full_bts));
+	if (!threads || !rec->full_bts) {
+		free(threads);
+		return;
+	}
+	for (size_t i = 0; i < rec->nstreams; i++) {
+		struct rec_stream *s = &rec->streams[i];
+		struct bt_thread *t = &threads[i];
+
+		t->tid = s->tid;
+		t->lost = s->lost;
+		t->trace = s->data;
+		t->trace_size = s->len;
+		/* Bundles keep BTS blocks newest first.  */
+		if (s->bts && s->len) {
+			size_t n = s->len / 16;
+			uint8_t *r = malloc(s->len);
+
+			for (size_t k = 0; r && k < n; k++)
+				memcpy(r + 16 * k, s->data + 16 * (n - 1 - k),
+				       16);
+			rec->full_bts[i] = r;
+			t->trace = r;
+		}
+		for (size_t k = 0; k < b->nthreads; k++)
+			if (b->threads[k].tid == s->tid) {
+				t->pc = b->threads[k].pc;
+				t->has_pc = b->threads[k].has_pc;
+			}
+	}
+	free(rec->full_threads);
+	rec->full_threads = threads;
+	b->threads = threads;
+	b->nthreads = rec->nstreams;
+}
+
+void rec_full_report(struct recorder *rec)
+{
+	for (size_t i = 0; rec->opts.full && i < rec->nstreams; i++)
+		if (rec->streams[i].lost)
+			fprintf(rec->opts.log, "ptstub: thread %d: %llu trace "
+				"%s could not be kept (the ring of %zu bytes "
+				"wrapped before it was drained; try a larger "
+				"--size)\n", (int) rec->streams[i].tid,
+				(unsigned long long) rec->streams[i].lost,
+				rec->streams[i].bts ? "blocks" : "bytes",
+				rec->opts.size);
+}
+
+void rec_full_fini(struct recorder *rec)
+{
+	for (size_t i = 0; i < rec->nstreams; i++) {
+		free(rec->streams[i].data);
+		if (rec->full_bts)
+			free(rec->full_bts[i]);
+	}
+	free(rec->streams);
+	free(rec->full_bts);
+	free(rec->full_threads);
+	rec->streams = NULL;
+	rec->nstreams = 0;
+}

@@ -1,0 +1,145 @@
+/* `ptstub record`: the flight recorder.  It drives the native layer
+   (nat/) with no RSP client: every thread of the program traced into a
+   ring, and a bundle (btrace/'s writer) written on a trigger: SIGUSR2 to
+   ptstub, the program dying of a fatal signal (then with its core), entry
+   to a function, the program's exit.  The program runs as it would
+   without ptstub: its signals reach it, its exit status is ptstub's.  */
+#ifndef REC_RECORDER_H
+#define REC_RECORDER_H
+
+#include "nat/target.h"
+#include "nat/maps.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <time.h>
+
+struct bt_sideband;
+struct bt_bundle;
+struct bt_thread;
+struct bt_mapping;
+
+/* --full: one thread's whole trace.  */
+struct rec_stream {
+	pid_t tid;
+	int bts;                   /* 16-byte blocks, oldest first */
+	uint8_t *data;
+	size_t len, cap;
+	uint64_t taken;            /* ring units (bytes, blocks) taken */
+	uint64_t lost;             /* units that wrapped away untaken */
+};
+
+struct rec_options {
+	const char *output;        /* FILE: snapshots FILE, FILE.1, ... */
+	size_t size;               /* per-thread ring, bytes */
+	int format;                /* enum trace_format */
+	int full;                  /* --full: keep everything */
+	int inherit;               /* follow fork children */
+	int at_exit;               /* a snapshot when the program exits */
+	const char *trigger;       /* --trigger=FUNC, or NULL */
+	unsigned trigger_count;    /* the entry that triggers (1: first) */
+	int policy;                /* enum nat_btrace_policy */
+	FILE *log;                 /* where the snapshot lines go */
+};
+
+/* Why a snapshot is taken; the values are btrace/'s bt_trigger_kind.  */
+struct rec_trigger {
+	uint32_t kind;
+	pid_t tid;
+	int sig;
+	uint64_t address;
+	const char *name;
+};
+
+struct recorder {
+	struct nat_target *target;
+	struct rec_options opts;
+	pid_t pid;                 /* the program's main process */
+	int start_status;          /* exit code when it could not start */
+	unsigned snapshots;        /* written so far (the next number) */
+	unsigned failed;           /* snapshots that could not be written */
+	int sigfd;                 /* signalfd: SIGUSR2, SIGINT, SIGTERM */
+	int want_snapshot, want_detach, want_drain;
+	int final_taken;           /* the crash, exit or --full bundle */
+	timer_t timer;             /* --full: when to drain the rings */
+	int has_timer;
+	/* --trigger: where, and the entries seen so far.  */
+	uint64_t trigger_addr;
+	unsigned trigger_hits;
+	/* Exec and mapping changes, in order (version 2 side-band).  */
+	struct bt_sideband *sideband;
+	char **sideband_paths;
+	size_t nsideband, sideband_cap;
+	struct nat_maps known;     /* the mappings at the last change */
+	/* --full: the trace kept so far per thread, and what was lost.  */
+	struct rec_stream *streams;
+	size_t nstreams;
+	struct bt_thread *full_threads;   /* rec_full_fill's, kept here */
+	uint8_t **full_bts;
+};
+
+int rec_init(struct recorder *rec, struct nat_target *target,
+	     const struct rec_options *opts);
+void rec_fini(struct recorder *rec);
+
+/* Start ARGV traced, or attach to PID and trace it.  */
+int rec_start(struct recorder *rec, char *const argv[]);
+int rec_attach(struct recorder *rec, pid_t pid);
+
+/* Run until the program ends (or, attached, until SIGINT or SIGTERM):
+   *STATUS is its wait status (0 after a detach).  */
+int rec_run(struct recorder *rec, int *status);
+
+/* Trace THREAD (stopped) as the options say; a new thread or child.  */
+int rec_trace_thread(struct recorder *rec, struct nat_thread *thread);
+
+/* Write snapshot number rec->snapshots of PROC for TRIGGER (every thread
+   stopped); prints its line.  WITH_CORE adds registers and memory.  */
+int rec_snapshot(struct recorder *rec, struct nat_process *proc,
+		 const struct rec_trigger *trigger, int with_core);
+
+/* Remember an exec or mapping change for the side-band.  */
+int rec_sideband_add(struct recorder *rec, uint32_t kind, pid_t tid,
+		     const char *path);
+
+/* The emulator's hook: a traced thread TID changed its mappings; the
+   executable file mappings that came and went join the side-band.  */
+void rec_map_change(void *ctx, pid_t tid);
+
+/* Append to MAPS (N of them, room for rec->nsideband more) the code
+   mappings the side-band saw that no longer overlap any of them (a
+   library dlclose'd since): a trace that ran there still decodes.
+   Returns the new count.  */
+size_t rec_sideband_gone(const struct recorder *rec, struct bt_mapping *maps,
+			 size_t n);
+
+/* The file of snapshot N: FILE, then FILE.1, FILE.2, ... (malloc'ed).  */
+char *rec_output_name(const char *file, unsigned n);
+
+/* Write SIZE bytes to PATH so that PATH is either the whole of them or
+   as it was: a temporary file renamed over it (a device or other
+   non-regular file is written in place).  -errno on failure.  */
+int rec_output_write(const char *path, const void *data, size_t size);
+
+/* The address of function NAME in PROC's program (its ELF symbol table,
+   relocated by where the program is mapped); -pse_notfound.  */
+int rec_symbol_lookup(pid_t pid, const char *name, uint64_t *addr);
+
+/* Set the --trigger breakpoint in the program (after start or exec).  */
+int rec_arm_trigger(struct recorder *rec);
+
+/* --full (rec_full.c): move what each ring holds that was not taken yet
+   into the thread's stream, counting what wrapped away meanwhile.  */
+void rec_full_drain(struct recorder *rec);
+/* Put the streams in BUNDLE's threads in place of the rings.  */
+void rec_full_fill(struct recorder *rec, struct bt_bundle *bundle);
+/* The lines that say what could not be kept.  */
+void rec_full_report(struct recorder *rec);
+void rec_full_fini(struct recorder *rec);
+
+/* `ptstub record ...`: ARGV[0] is "record".  Returns the exit status. */
+int rec_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,145 @@
+#!/bin/sh
+# The flight recorder on crashes at the end of a chain of calls (a NULL
+# dereference three calls deep, abort() from a failed assert, a SIGSEGV in
+# a second thread): `ptstub record` must keep the program's exit status
+# and write a crash bundle; `ptstub --postmortem` serves it to GDB, whose
+# `bt` must equal GDB's own for the same crash live under gdbserver; the
+# call history must end in the function of frame #0, reverse-step must
+# walk back to the line before the crash (GDB's first reverse-step goes to
+# the start of the crashing line, the second to the line before), and
+# reverse-finish to the caller.  With --inherit, a fork
+# child's crash is kept too (and without, it is not).  Skips without GDB
+# or gdbserver.
+set -u
+build=${top_builddir:-.}
+stub=${PTSTUB:-$build/ptstub}
+gdb=${GDB:-gdb}
+gdbserver=${GDBSERVER:-gdbserver}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+command -v "$gdb" >/dev/null 2>&1 || { echo "SKIP: no GDB"; exit 77; }
+command -v "$gdbserver" >/dev/null 2>&1 ||
+	{ echo "SKIP: no gdbserver"; exit 77; }
+
+bt_lines() {
+	grep '^#[0-9]' "$1"
+}
+
+# check PROG SIGNAL_NAME EXIT_STATUS CRASH_LINE_PATTERN
+check() {
+	prog=$build/testsuite/rec/$1
+	[ -x "$prog" ] || fail "$prog is not built"
+	bundle=$tmp/$1.ptb
+
+	"$prog" >"$tmp/native.out" 2>/dev/null
+	native=$?
+	[ "$native" = "$3" ] || fail "$1 exits $native natively, not $3"
+	# The same environment for the recorder's run and gdbserver's: the
+	# stack's addresses (in bt's arguments) depend on it.
+	env -i PTSTUB_TEST=1 "$stub" record --disable-randomization \
+		-o "$bundle" -- "$prog" \
+		>"$tmp/rec.out" 2>"$tmp/rec.err"
+	status=$?
+	[ "$status" = "$native" ] ||
+		fail "$1: ptstub record exits $status, the program $native"
+	cmp -s "$tmp/native.out" "$tmp/rec.out" ||
+		fail "$1: the output differs under the recorder"
+	grep -q "^ptstub: snapshot 0: signal $2 in thread [0-9]*, [0-9]* threads*, [0-9]* bytes, $bundle\$" \
+		"$tmp/rec.err" || fail "$1: no snapshot line: $(cat "$tmp/rec.err")"
+	[ -s "$bundle" ] || fail "$1: no bundle"
+
+	rstep="reverse-step
+reverse-step
+info line *\$pc
+reverse-finish"
+	[ -n "$4" ] || rstep=
+	cat >"$tmp/pm.gdb" <<EOF2
+set pagination off
+set confirm off
+target remote | $stub --postmortem $bundle -
+bt
+echo ==history==\n
+record btrace pt
+record function-call-history
+echo ==rstep==\n
+$rstep
+echo ==cont==\n
+record stop
+continue
+EOF2
+	timeout 120 "$gdb" -batch -nx -x "$tmp/pm.gdb" "$prog" \
+		>"$tmp/pm.log" 2>&1 || fail "$1: GDB on the post-mortem image: $(tail -5 "$tmp/pm.log")"
+
+	cat >"$tmp/live.gdb" <<EOF2
+set pagination off
+set confirm off
+target remote | env -i PTSTUB_TEST=1 $gdbserver --no-startup-with-shell - $prog
+continue
+bt
+kill
+EOF2
+	timeout 120 "$gdb" -batch -nx -x "$tmp/live.gdb" "$prog" \
+		>"$tmp/live.log" 2>&1 || fail "$1: GDB on gdbserver: $(tail -5 "$tmp/live.log")"
+
+	sed -n '1,/==history==/p' "$tmp/pm.log" >"$tmp/pm.bt"
+	bt_lines "$tmp/pm.bt" >"$tmp/pm.frames"
+	bt_lines "$tmp/live.log" >"$tmp/live.frames"
+	[ -s "$tmp/live.frames" ] || fail "$1: gdbserver gave no bt: $(cat "$tmp/live.log")"
+	diff -u "$tmp/live.frames" "$tmp/pm.frames" >"$tmp/bt.diff" ||
+		fail "$1: bt differs from gdbserver's: $(cat "$tmp/bt.diff")"
+
+	# The call history's last segment is frame #0's function.
+	f0=$(head -1 "$tmp/pm.frames" | sed -E 's/^#0 +(0x[0-9a-f]+ in )?//; s/ .*//')
+	last=$(sed -n '/==history==/,/==rstep==/p' "$tmp/pm.log" |
+		grep -E '^[0-9]+	' | tail -1 | cut -f2)
+	[ -n "$f0" ] && [ "$last" = "$f0" ] ||
+		fail "$1: the call history ends in '$last', frame #0 is '$f0'"
+
+	if [ -n "$4" ]; then
+		want=$(grep -n "$4" "${top_srcdir:-.}/testsuite/rec/$1.c" | cut -d: -f1)
+		want=$((want - 1))
+		grep -q "^Line $want of " "$tmp/pm.log" ||
+			fail "$1: reverse-step did not reach line $want: $(sed -n '/==rstep==/,$p' "$tmp/pm.log")"
+	fi
+	if [ -n "$4" ]; then
+		# reverse-finish: back to the call, in frame #1's function.
+		f1=$(sed -n 2p "$tmp/pm.frames" | sed -E 's/^#1 +(0x[0-9a-f]+ in )?//; s/ .*//')
+		sed -n '/^Line /,/==cont==/p' "$tmp/pm.log" |
+			grep -Eq "^(0x[0-9a-f]+ in )?$f1 \(" ||
+			fail "$1: reverse-finish did not return to $f1: $(sed -n '/==rstep==/,$p' "$tmp/pm.log")"
+	fi
+	grep -q "E.the process is a post-mortem image" "$tmp/pm.log" ||
+		fail "$1: continue was not refused: $(sed -n '/==cont==/,$p' "$tmp/pm.log")"
+	echo "PASS: $1 ($(wc -l <"$tmp/pm.frames") frames, history ends in $last)"
+}
+
+check crash_chain SIGSEGV 139 "the crash"
+check crash_assert SIGABRT 134 ""
+check crash_thread SIGSEGV 139 "the crash"
+
+# --inherit: the child's crash, in the child's bundle; the parent's
+# output and status as without ptstub.
+prog=$build/testsuite/rec/fork_crash
+"$prog" >"$tmp/native.out"
+native=$?
+"$stub" record --inherit -o "$tmp/f.ptb" -- "$prog" >"$tmp/rec.out" \
+	2>"$tmp/rec.err"
+status=$?
+[ "$status" = "$native" ] || fail "--inherit: exit status $status, not $native"
+cmp -s "$tmp/native.out" "$tmp/rec.out" || fail "--inherit: output differs"
+grep -q "^ptstub: snapshot 0: signal SIGSEGV in thread" "$tmp/rec.err" ||
+	fail "--inherit: $(cat "$tmp/rec.err")"
+child=$(sed -n 's/.*signal SIGSEGV in thread \([0-9]*\),.*/\1/p' "$tmp/rec.err")
+"$build/ptbtrace" info "$tmp/f.ptb" | grep -q "Thread $child\.$child" ||
+	fail "--inherit: the bundle is not the child's"
+"$build/ptbtrace" call-history "$tmp/f.ptb" | tail -1 | grep -q "	child_work$" ||
+	fail "--inherit: the history does not end in child_work"
+"$stub" record -o "$tmp/g.ptb" -- "$prog" >/dev/null 2>"$tmp/rec.err"
+[ ! -e "$tmp/g.ptb" ] || fail "without --inherit, the child was recorded"
+echo "PASS: --inherit keeps a fork child's crash"

@@ -1,0 +1,163 @@
+#!/bin/sh
+# The flight recorder's snapshots: SIGUSR2 three times to a looping
+# program gives three bundles (FILE, FILE.1, FILE.2), each decodable,
+# with the program's output and exit status what they are without
+# ptstub; --trigger=FUNC --trigger-count=N snapshots at the Nth entry;
+# --at-exit at the end; a library dlclose'd before a snapshot still
+# decodes (side-band); --full up to a trigger equals, in GDB's own call
+# history, the trace a GDB session records over the same run.
+set -u
+build=${top_builddir:-.}
+stub=${PTSTUB:-$build/ptstub}
+tool=$build/ptbtrace
+prog=$build/testsuite/rec/loop
+gdb=${GDB:-gdb}
+tmp=$(mktemp -d)
+rpid=
+cleanup() {
+	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+for f in "$stub" "$tool" "$prog"; do
+	[ -x "$f" ] || fail "$f is not built"
+done
+
+# Three SIGUSR2, each once the program has printed more rounds.
+"$prog" 30 50000 >"$tmp/native.out"
+native=$?
+"$stub" record -o "$tmp/s.ptb" -- "$prog" 30 50000 >"$tmp/rec.out" \
+	2>"$tmp/rec.err" &
+rpid=$!
+for n in 3 8 13; do
+	for i in $(seq 1 100); do
+		grep -q "^round $n " "$tmp/rec.out" && break
+		sleep 0.05
+	done
+	kill -USR2 "$rpid" || fail "the recorder is gone: $(cat "$tmp/rec.err")"
+done
+wait "$rpid"
+status=$?
+rpid=
+[ "$status" = "$native" ] ||
+	fail "ptstub record exits $status, the program $native"
+cmp -s "$tmp/native.out" "$tmp/rec.out" ||
+	fail "the program's output differs under the recorder"
+[ "$(grep -c '^ptstub: snapshot [0-9]: request, 1 thread, [0-9]* bytes, ' "$tmp/rec.err")" = 3 ] ||
+	fail "not three snapshot lines: $(cat "$tmp/rec.err")"
+n=0
+for f in s.ptb s.ptb.1 s.ptb.2; do
+	[ -s "$tmp/$f" ] || fail "no $f"
+	"$tool" info "$tmp/$f" >"$tmp/info" 2>&1 || fail "$f: $(cat "$tmp/info")"
+	grep -q "^Trigger: request (snapshot $n)" "$tmp/info" ||
+		fail "$f: $(cat "$tmp/info")"
+	"$tool" call-history --size=0 "$tmp/$f" >"$tmp/hist" 2>&1 ||
+		fail "$f does not decode: $(tail -3 "$tmp/hist")"
+	grep -q "	work$" "$tmp/hist" || fail "$f: no call of work in its history"
+	n=$((n + 1))
+done
+[ ! -e "$tmp/s.ptb.3" ] || fail "a fourth snapshot"
+echo "PASS: three SIGUSR2 snapshots, program undisturbed"
+
+# --trigger=checkpoint --trigger-count=3: checkpoint ran twice before.
+"$stub" record --trigger=checkpoint --trigger-count=3 -o "$tmp/t.ptb" \
+	-- "$prog" 5 >"$tmp/t.out" 2>"$tmp/t.err"
+status=$?
+"$prog" 5 >"$tmp/t.native"
+[ "$status" = "$?" ] || fail "--trigger: exit status $status"
+cmp -s "$tmp/t.native" "$tmp/t.out" || fail "--trigger: output differs"
+grep -q "^ptstub: snapshot 0: function checkpoint in thread [0-9]*, 1 thread," \
+	"$tmp/t.err" || fail "--trigger: $(cat "$tmp/t.err")"
+"$tool" info "$tmp/t.ptb" | grep -q "^Trigger: function checkpoint at 0x" ||
+	fail "--trigger: $("$tool" info "$tmp/t.ptb" 2>&1)"
+calls=$("$tool" call-history --size=0 "$tmp/t.ptb" | grep -c "	checkpoint$")
+[ "$calls" = 2 ] || fail "--trigger-count=3: $calls calls of checkpoint before it"
+echo "PASS: --trigger=checkpoint --trigger-count=3"
+
+# --at-exit: one snapshot when the program exits.
+"$stub" record --at-exit -o "$tmp/e.ptb" -- "$prog" 2 >/dev/null 2>"$tmp/e.err"
+grep -q "^ptstub: snapshot 0: exit, 1 thread," "$tmp/e.err" ||
+	fail "--at-exit: $(cat "$tmp/e.err")"
+"$tool" call-history --size=0 "$tmp/e.ptb" | grep -q "	main$" ||
+	fail "--at-exit: the bundle does not decode"
+echo "PASS: --at-exit"
+
+# Across an exec: the snapshot's image is the new program's (the old
+# one's libraries, in the side-band, are not mixed in), so its end
+# decodes with symbols.
+"$stub" record --at-exit -o "$tmp/x.ptb" -- \
+	"$build/testsuite/programs/bin/exec" >/dev/null 2>"$tmp/x.err" ||
+	fail "exec: $(cat "$tmp/x.err")"
+last=$("$tool" call-history "$tmp/x.ptb" | tail -1 | cut -f2)
+case $last in
+*exit*) ;;
+*) fail "exec: the history ends in '$last'" ;;
+esac
+echo "PASS: --at-exit after an exec"
+
+# A library dlclose'd before the snapshot: the side-band keeps its
+# mapping, so the trace through it decodes.
+dl=$build/testsuite/rec/dlclose
+"$stub" record --trigger=checkpoint -o "$tmp/d.ptb" -- "$dl" >/dev/null \
+	2>"$tmp/d.err" || fail "dlclose: $(cat "$tmp/d.err")"
+"$tool" info "$tmp/d.ptb" >"$tmp/d.info" 2>&1 || fail "dlclose: $(cat "$tmp/d.info")"
+grep -q "(0 gaps)" "$tmp/d.info" || fail "dlclose: $(cat "$tmp/d.info")"
+"$tool" call-history --size=0 "$tmp/d.ptb" >"$tmp/d.hist" 2>&1
+grep -q "	__cos" "$tmp/d.hist" ||
+	fail "dlclose: no call of cos in the history: $(grep -c . "$tmp/d.hist") lines"
+echo "PASS: a dlclose'd library's code decodes from the side-band"
+
+# --full up to checkpoint's entry against a GDB session stopped at the
+# same place.  The same environment and no output before it: the
+# program then runs the same instructions.
+if ! command -v "$gdb" >/dev/null 2>&1; then
+	echo "SKIP: --full against GDB: no GDB"
+	exit 0
+fi
+env -i PTSTUB_TEST=1 "$stub" record --disable-randomization --full \
+	--trigger=checkpoint -o "$tmp/f.ptb" -- "$prog" 3 >/dev/null \
+	2>"$tmp/f.err"
+status=$?
+"$prog" 3 >/dev/null
+[ "$status" = "$?" ] || fail "--full: exit status $status: $(cat "$tmp/f.err")"
+grep -q "^ptstub: snapshot 0: function checkpoint" "$tmp/f.err" ||
+	fail "--full: $(cat "$tmp/f.err")"
+cat >"$tmp/live.gdb" <<EOF2
+set pagination off
+set confirm off
+target remote | env -i PTSTUB_TEST=1 $stub --no-startup-with-shell - $prog 3
+set record btrace pt buffer-size 67108864
+record btrace pt
+break *checkpoint
+continue
+info record
+set record function-call-history-size unlimited
+record function-call-history /ilc
+kill
+EOF2
+cat >"$tmp/pm.gdb" <<EOF2
+set pagination off
+set confirm off
+target remote | $stub --postmortem $tmp/f.ptb -
+record btrace pt
+info record
+set record function-call-history-size unlimited
+record function-call-history /ilc
+EOF2
+timeout 120 "$gdb" -batch -nx -x "$tmp/live.gdb" "$prog" >"$tmp/live.log" 2>&1
+timeout 120 "$gdb" -batch -nx -x "$tmp/pm.gdb" "$prog" >"$tmp/pm.log" 2>&1
+grep -P "\tinst " "$tmp/live.log" >"$tmp/live.h"
+grep -P "\tinst " "$tmp/pm.log" >"$tmp/pm.h"
+[ -s "$tmp/live.h" ] || fail "--full: GDB recorded nothing: $(tail "$tmp/live.log")"
+diff -u "$tmp/live.h" "$tmp/pm.h" >"$tmp/full.diff" ||
+	fail "--full differs from GDB's session: $(head -20 "$tmp/full.diff")"
+live=$(grep -o "Recorded [0-9]* instructions" "$tmp/live.log")
+pm=$(grep -o "Recorded [0-9]* instructions" "$tmp/pm.log")
+[ "$live" = "$pm" ] || fail "--full: GDB says '$live', the bundle '$pm'"
+echo "PASS: --full equals GDB's session ($live, $(wc -l <"$tmp/pm.h") segments)"
