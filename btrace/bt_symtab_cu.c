@@ -52,6 +52,7 @@ static int bt_cus_add(struct bt_cus *cus, size_t *cap, Dwarf_Off die_off)
 	cus->v[cus->n].die_off = die_off;
 	cus->v[cus->n].loaded = 0;
 	cus->v[cus->n].indexed = 0;
+	cus->v[cus->n].lines = NULL;
 	cus->n += 1;
 	return 0;
 }
@@ -73,8 +74,8 @@ static int bt_cus_load(struct bt_symtab *st, uint32_t i)
 	return errcode < 0 ? errcode : 1;
 }
 
-/* The CU whose DIE is at DIE_OFF, or -1; CUs are in offset order.  */
-static long bt_cus_find(const struct bt_cus *cus, Dwarf_Off die_off)
+/* CUs are in offset order.  */
+long bt_cus_index_of(const struct bt_cus *cus, Dwarf_Off die_off)
 {
 	size_t lo = 0, hi = cus->n;
 
@@ -111,7 +112,7 @@ static int bt_cus_index_aranges(struct bt_symtab *st, size_t *rcap)
 
 		if (!ar || dwarf_getarangeinfo(ar, &low, &len, &die_off) != 0)
 			continue;
-		i = bt_cus_find(cus, die_off);
+		i = bt_cus_index_of(cus, die_off);
 		if (i < 0 || !len)
 			continue;
 		cus->v[i].indexed = 1;
@@ -235,6 +236,7 @@ int bt_symtab_dwarf_open(struct bt_symtab *st)
 	st->dwarf = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!st->dwarf)
 		return 0;
+	bt_symtab_lines_open(st);
 	return bt_cus_index(st);
 }
 
@@ -292,6 +294,8 @@ size_t bt_symtab_dwarf_cus(const struct bt_symtab *st, size_t *loaded)
 
 void bt_cus_fini(struct bt_cus *cus)
 {
+	for (size_t i = 0; i < cus->n; ++i)
+		bt_cu_lines_release(cus->v[i].lines);
 	free(cus->v);
 	free(cus->ranges);
 	free(cus->max_high);

@@ -10,6 +10,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \
 	btrace/bt_symtab_cu.c \
+	btrace/bt_symtab_lines.c \
 	btrace/bt_inflate.c btrace/bt_inflate.h \
 	btrace/bt_plt.c btrace/bt_plt.h \
 	btrace/bt_debuglink.c btrace/bt_debuglink.h \
