@@ -220,11 +220,15 @@ static int bt_symtab_load_msyms(struct bt_symtab *st)
 					       st->debug_elf, 0);
 	if (errcode >= 0)
 		errcode = bt_symtab_read_msyms(st, &st->data_syms, st->elf, 1);
+	if (errcode >= 0 && st->debug_elf)
+		errcode = bt_symtab_read_msyms(st, &st->debug_data_syms,
+					       st->debug_elf, 1);
 	if (errcode < 0)
 		return errcode;
 	bt_msyms_sort(&st->main_syms);
 	bt_msyms_sort(&st->debug_syms);
 	bt_msyms_sort(&st->data_syms);
+	bt_msyms_sort(&st->debug_data_syms);
 	return 0;
 }
 
@@ -338,6 +342,7 @@ void bt_symtab_free(struct bt_symtab *st)
 	free(st->main_syms.v);
 	free(st->debug_syms.v);
 	free(st->data_syms.v);
+	free(st->debug_data_syms.v);
 	free(st->xsecs);
 	free(st->dsecs);
 	free(st->dfuncs);
@@ -488,6 +493,7 @@ int bt_symtab_data_msym(const struct bt_symtab *st, uint64_t address,
 			struct bt_msym *out)
 {
 	const struct bt_xsec *sec = NULL;
+	const struct bt_msym *best = NULL;
 	uint64_t addr;
 	long k;
 
@@ -499,11 +505,19 @@ int bt_symtab_data_msym(const struct bt_symtab *st, uint64_t address,
 			sec = &st->dsecs[i];
 	if (!sec)
 		return -bte_notfound;
+	/* GDB does not name data by a symbol of no size; the debug file's
+	   symbols count too (a stripped file's statics), the file's own
+	   winning a tie as for code.  */
 	k = bt_msyms_lookup(&st->data_syms, sec, addr);
-	/* GDB does not name data by a symbol of no size.  */
-	if (k < 0 || !st->data_syms.v[k].size)
+	if (k >= 0 && st->data_syms.v[k].size)
+		best = &st->data_syms.v[k];
+	k = bt_msyms_lookup(&st->debug_data_syms, sec, addr);
+	if (k >= 0 && st->debug_data_syms.v[k].size &&
+	    (!best || best->address < st->debug_data_syms.v[k].address))
+		best = &st->debug_data_syms.v[k];
+	if (!best)
 		return -bte_notfound;
-	*out = st->data_syms.v[k];
+	*out = *best;
 	out->address += st->bias;
 	return 0;
 }

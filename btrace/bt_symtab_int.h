@@ -119,7 +119,7 @@ struct bt_symtab {
 	   (the file's own), for naming data addresses in disassembly.  */
 	struct bt_xsec *dsecs;
 	size_t ndsecs;
-	struct bt_msyms data_syms;
+	struct bt_msyms data_syms, debug_data_syms;
 	/* The functions of the CUs read so far: link-time, the first
 	   nsorted sorted by low, then those of the CUs read last.  */
 	struct bt_dfunc_ent *dfuncs;

@@ -75,7 +75,12 @@ testsuite_btrace_bt_prog_SOURCES = testsuite/btrace/bt_prog.c
 testsuite_btrace_bt_prog_CFLAGS = -g -fno-inline
 # The traced inferiors take no flags from the tree's configuration, so a
 # sanitized build (make check-sanitize) records the same code.
-testsuite/btrace/bt_prog testsuite/btrace/bt_asm: CFLAGS =
+testsuite/btrace/bt_prog testsuite/btrace/bt_asm testsuite/btrace/bt_libc: CFLAGS =
+
+# The GDB oracle's libc calls (gdb_oracle.sh).
+check_PROGRAMS += testsuite/btrace/bt_libc
+testsuite_btrace_bt_libc_SOURCES = testsuite/btrace/bt_libc.c
+testsuite_btrace_bt_libc_CFLAGS = -g -O0 -fno-builtin
 
 check_PROGRAMS += testsuite/btrace/bt_asm
 testsuite_btrace_bt_asm_SOURCES = testsuite/btrace/bt_asm.c
