@@ -28,6 +28,7 @@ struct bt_image {
 	const char **symtab_paths;  /* NULL for in-memory images */
 	size_t nsymtabs;
 	ZydisDecoder zydis;
+	ZydisDecoder zydis_len;   /* lengths only: minimal mode */
 };
 
 static const struct bt_isec *bt_image_sec(const struct bt_image *image,
@@ -207,6 +208,10 @@ int bt_image_alloc(struct bt_image **pimage, const struct bt_bundle *bundle,
 	}
 	ZydisDecoderInit(&image->zydis, ZYDIS_MACHINE_MODE_LONG_64,
 			 ZYDIS_STACK_WIDTH_64);
+	ZydisDecoderInit(&image->zydis_len, ZYDIS_MACHINE_MODE_LONG_64,
+			 ZYDIS_STACK_WIDTH_64);
+	ZydisDecoderEnableMode(&image->zydis_len, ZYDIS_DECODER_MODE_MINIMAL,
+			       ZYAN_TRUE);
 
 	for (size_t i = 0; i < bundle->nmappings; ++i) {
 		errcode = bt_image_add_mapping(image, &bundle->mappings[i],
@@ -334,6 +339,40 @@ int bt_image_insn_length(const struct bt_image *image, uint64_t address)
 	return bt_image_insn_decode(image, address, NULL);
 }
 
+int bt_image_insn_length_at(const struct bt_image *image,
+			    struct bt_insn_cursor *c, uint64_t address)
+{
+	ZydisDecodedInstruction insn;
+	uint64_t off = address - c->base;
+
+	/* Refill unless a longest instruction fits in what was read.  */
+	if (address < c->base || off + ZYDIS_MAX_INSTRUCTION_LENGTH >
+	    (uint64_t) c->size) {
+		int size = bt_image_read(image, address, c->bytes,
+					 sizeof(c->bytes)), more;
+
+		if (size < 0)
+			return size;
+		if (size < (int) sizeof(c->bytes)) {
+			more = bt_image_read(image, address + size,
+					     c->bytes + size,
+					     sizeof(c->bytes) - size);
+			if (more > 0)
+				size += more;
+		}
+		c->base = address;
+		c->size = size;
+		off = 0;
+	}
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&image->zydis_len,
+							NULL, c->bytes + off,
+							(ZyanUSize) (c->size -
+								     off),
+							&insn)))
+		return -bte_decode;
+	return insn.length;
+}
+
 static const struct bt_symtab *bt_image_symtab(const struct bt_image *image,
 					       uint64_t pc)
 {
@@ -452,6 +491,29 @@ int bt_image_line(const struct bt_image *image, uint64_t pc, int *line,
 	if (!st)
 		return -bte_notfound;
 	return bt_symtab_line(st, pc, line, file);
+}
+
+int bt_image_line_extent(const struct bt_image *image, uint64_t pc,
+			 int *line, const char **file, uint64_t *lo,
+			 uint64_t *hi)
+{
+	const struct bt_isec *sec;
+	int errcode;
+
+	if (!image)
+		return -bte_invalid;
+	sec = bt_image_sec(image, pc);
+	if (!sec || sec->symtab < 0) {
+		*lo = pc;
+		*hi = pc + 1;
+		return -bte_notfound;
+	}
+	errcode = bt_symtab_line_extent(image->symtabs[sec->symtab], pc, line,
+					file, lo, hi);
+	/* Leaving the section may change the symbol table.  */
+	if (*hi > sec->address + sec->size)
+		*hi = sec->address + sec->size;
+	return errcode;
 }
 
 static int bt_name_differs(const char *a, const char *b)

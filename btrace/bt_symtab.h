@@ -66,6 +66,12 @@ int bt_symtab_data_msym(const struct bt_symtab *symtab, uint64_t address,
 int bt_symtab_line(const struct bt_symtab *symtab, uint64_t pc, int *line,
 		   const char **file);
 
+/* bt_symtab_line, and [*LO, *HI): addresses around PC with the same
+   answer (*LO = *HI = PC + 1 where there is none to give).  */
+int bt_symtab_line_extent(const struct bt_symtab *symtab, uint64_t pc,
+			  int *line, const char **file, uint64_t *lo,
+			  uint64_t *hi);
+
 /* The source lines GDB's instruction history shows at PC ([*BEGIN,
    *END), empty if none start there), PC's file as GDB displays it and
    the path to read its text from.  */

@@ -263,6 +263,31 @@ int bt_symtab_line(const struct bt_symtab *cst, uint64_t pc, int *line,
 	return 0;
 }
 
+int bt_symtab_line_extent(const struct bt_symtab *cst, uint64_t pc,
+			  int *line, const char **file, uint64_t *lo,
+			  uint64_t *hi)
+{
+	struct bt_symtab *st = (struct bt_symtab *) cst;
+	const struct bt_cu_lines *cl = NULL;
+	const struct bt_lspan *sp;
+	uint64_t a, b;
+
+	*lo = pc;
+	*hi = pc + 1;
+	if (!st)
+		return -bte_notfound;
+	sp = bt_symtab_line_span_extent(st, pc - st->bias, &cl, &a, &b);
+	if (b > a) {
+		*lo = a + st->bias;
+		*hi = b + st->bias;
+	}
+	if (!sp)
+		return -bte_notfound;
+	*line = sp->line;
+	*file = cl->subs[sp->sub].name;
+	return 0;
+}
+
 /* GDB's btrace_find_line_range: the lines of the statement rows at
    exactly PC in the table of PC's line, but that table's last row, by
    GDB's arithmetic (a line above the range moves its end to that line,

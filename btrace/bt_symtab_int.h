@@ -170,6 +170,12 @@ const struct bt_lspan *bt_symtab_line_span(struct bt_symtab *st,
 					   uint64_t addr,
 					   const struct bt_cu_lines **lines);
 
+/* bt_symtab_line_span, and [*LO, *HI) (link-time) where the answer
+   holds, empty if unknown.  */
+const struct bt_lspan *bt_symtab_line_span_extent(
+	struct bt_symtab *st, uint64_t addr, const struct bt_cu_lines **lines,
+	uint64_t *lo, uint64_t *hi);
+
 void bt_cu_lines_release(struct bt_cu_lines *cl);
 
 #endif

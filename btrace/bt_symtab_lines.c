@@ -968,15 +968,27 @@ const struct bt_lspan *bt_symtab_line_span(struct bt_symtab *st,
 					   uint64_t addr,
 					   const struct bt_cu_lines **lines)
 {
+	uint64_t lo, hi;
+
+	return bt_symtab_line_span_extent(st, addr, lines, &lo, &hi);
+}
+
+const struct bt_lspan *bt_symtab_line_span_extent(
+	struct bt_symtab *st, uint64_t addr, const struct bt_cu_lines **lines,
+	uint64_t *lo, uint64_t *hi)
+{
 	const struct bt_lspan *sp;
 	struct bt_cu_lines **slot;
 	Dwarf_Die cu;
 	size_t k;
 	long i;
 
+	*lo = *hi = 0;
 	/* Instructions come in runs: most lookups are the last one's.  */
 	if (st->last_lines && addr >= st->last_lo && addr < st->last_hi) {
 		*lines = st->last_lines;
+		*lo = st->last_lo;
+		*hi = st->last_hi;
 		return st->last_span->line ? st->last_span : NULL;
 	}
 	if (bt_symtab_dwarf_open(st) < 0 || !st->dwarf ||
@@ -999,6 +1011,8 @@ const struct bt_lspan *bt_symtab_line_span(struct bt_symtab *st,
 		st->last_span = sp;
 		st->last_lo = sp->pc;
 		st->last_hi = (*slot)->spans[k].pc;
+		*lo = st->last_lo;
+		*hi = st->last_hi;
 	}
 	return sp->line ? sp : NULL;
 }

@@ -297,6 +297,13 @@ enum bt_format bt_ftrace_format(const struct bt_ftrace *ftrace);
 /* Bytes of memory the decoded trace uses (blocks and segments).  */
 size_t bt_ftrace_memory(const struct bt_ftrace *ftrace);
 
+/* Call FN for each block of segment NUMBER in order: its first
+   instruction's address and its number of instructions; stops early
+   (returning its value) when FN returns non-zero.  */
+int bt_ftrace_for_each_block(const struct bt_ftrace *ftrace, uint32_t number,
+			     int (*fn)(uint64_t ip, uint32_t ninsn, void *ctx),
+			     void *ctx);
+
 /* Call FN for each instruction address of segment NUMBER in order; stops
    early (returning its value) when FN returns non-zero.  */
 int bt_ftrace_for_each_insn(const struct bt_ftrace *ftrace, uint32_t number,
