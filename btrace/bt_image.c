@@ -29,6 +29,7 @@ struct bt_image {
 	size_t nsymtabs;
 	ZydisDecoder zydis;
 	ZydisDecoder zydis_len;   /* lengths only: minimal mode */
+	char *debug_dir;          /* NULL: the default */
 };
 
 static const struct bt_isec *bt_image_sec(const struct bt_image *image,
@@ -105,7 +106,7 @@ static long bt_image_file_symtab(struct bt_image *image,
 		    strcmp(image->symtab_paths[i], m->path) == 0)
 			return (long) i;
 
-	if (bt_symtab_open_file(&st, m->path) < 0)
+	if (bt_symtab_open_file_in(&st, m->path, image->debug_dir) < 0)
 		return -1;
 	index = bt_image_add_symtab(image, st, m->path);
 	if (index < 0)
@@ -191,6 +192,13 @@ static int bt_image_add_pages(struct bt_image *image, const struct bt_pages *p)
 int bt_image_alloc(struct bt_image **pimage, const struct bt_bundle *bundle,
 		   struct bt_diag *diag)
 {
+	return bt_image_alloc_in(pimage, bundle, NULL, diag);
+}
+
+int bt_image_alloc_in(struct bt_image **pimage,
+		      const struct bt_bundle *bundle, const char *debug_dir,
+		      struct bt_diag *diag)
+{
 	struct bt_image *image;
 	int errcode;
 
@@ -198,6 +206,13 @@ int bt_image_alloc(struct bt_image **pimage, const struct bt_bundle *bundle,
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
 
 	image = calloc(1, sizeof(*image));
+	if (image && debug_dir) {
+		image->debug_dir = strdup(debug_dir);
+		if (!image->debug_dir) {
+			free(image);
+			image = NULL;
+		}
+	}
 	if (!image)
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	image->pt = pt_image_alloc("ptbtrace");
@@ -254,6 +269,7 @@ void bt_image_free(struct bt_image *image)
 	/* The image refers to the cache's sections: free it first.  */
 	pt_image_free(image->pt);
 	pt_iscache_free(image->iscache);
+	free(image->debug_dir);
 	free(image);
 }
 

@@ -269,6 +269,12 @@ static int bt_symtab_finish_open(struct bt_symtab **symtab,
 
 int bt_symtab_open_file(struct bt_symtab **symtab, const char *path)
 {
+	return bt_symtab_open_file_in(symtab, path, NULL);
+}
+
+int bt_symtab_open_file_in(struct bt_symtab **symtab, const char *path,
+			   const char *debug_dir)
+{
 	struct bt_symtab *st;
 
 	if (!symtab || !path)
@@ -286,11 +292,14 @@ int bt_symtab_open_file(struct bt_symtab **symtab, const char *path)
 	}
 	st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
 
+	if (!debug_dir)
+		debug_dir = BT_DEBUG_FILE_DIRECTORY;
 	/* A stripped file: GDB reads the symbols of its debug file too.  */
-	if (st->elf && !bt_elf_has_section(st->elf, ".debug_info")) {
+	if (st->elf && debug_dir[0] &&
+	    !bt_elf_has_section(st->elf, ".debug_info")) {
 		char debug[4096];
 
-		if (bt_debug_file_find(st->elf, path, BT_DEBUG_FILE_DIRECTORY,
+		if (bt_debug_file_find(st->elf, path, debug_dir,
 				       debug, sizeof(debug)) == 0) {
 			st->debug_fd = open(debug, O_RDONLY | O_CLOEXEC);
 			if (st->debug_fd >= 0)

@@ -28,8 +28,14 @@ struct bt_dfunc {
 
 struct bt_symtab;
 
-/* Open the ELF file PATH.  */
+/* Open the ELF file PATH (its separate debug file looked for under
+   BT_DEBUG_FILE_DIRECTORY).  */
 int bt_symtab_open_file(struct bt_symtab **symtab, const char *path);
+
+/* The same, with GDB's debug-file-directory DEBUG_DIR (NULL: the
+   default; "": no separate debug files).  */
+int bt_symtab_open_file_in(struct bt_symtab **symtab, const char *path,
+			   const char *debug_dir);
 
 /* Open an ELF image held in memory (not copied; must outlive SYMTAB).  */
 int bt_symtab_open_memory(struct bt_symtab **symtab, const uint8_t *bytes,

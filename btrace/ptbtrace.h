@@ -207,6 +207,11 @@ struct bt_symbol {
 /* BUNDLE must outlive IMAGE (page copies and paths stay in it).  */
 int bt_image_alloc(struct bt_image **image, const struct bt_bundle *bundle,
 		   struct bt_diag *diag);
+
+/* The same, separate debug files looked for under GDB's
+   debug-file-directory DEBUG_DIR (NULL: /usr/lib/debug; "": none).  */
+int bt_image_alloc_in(struct bt_image **image, const struct bt_bundle *bundle,
+		      const char *debug_dir, struct bt_diag *diag);
 void bt_image_free(struct bt_image *image);
 
 /* Fill SYM for the function containing PC; -bte_notfound if none.  */

@@ -14,6 +14,7 @@ struct bt_tool {
 	int json;
 	unsigned int size;        /* function-call-history-size; 0 = all */
 	const char *format;       /* export's --format */
+	const char *debug_dir;    /* --debug-file-directory, or NULL */
 	const char *command;
 	const char *file;
 	char args[512];           /* the command's arguments, GDB's text */
@@ -49,6 +50,9 @@ static void bt_usage(FILE *out)
 	      "options:\n"
 	      "  --json       print JSON instead of GDB's text\n"
 	      "  --format=F   export's format: folded or chrome\n"
+	      "  --debug-file-directory=DIR  where separate debug files are\n"
+	      "               (GDB's setting; default /usr/lib/debug, empty "
+	      "for none)\n"
 	      "  --size=N     the history window (GDB's "
 	      "function-call-history-size or\n"
 	      "               instruction-history-size, default 10; 0 is "
@@ -71,6 +75,8 @@ static int bt_parse_args(struct bt_tool *tool, int argc, char **argv)
 			tool->json = 1;
 		else if (strncmp(a, "--format=", 9) == 0)
 			tool->format = a + 9;
+		else if (strncmp(a, "--debug-file-directory=", 23) == 0)
+			tool->debug_dir = a + 23;
 		else if (strncmp(a, "--size=", 7) == 0) {
 			char *end;
 			unsigned long n;
@@ -152,7 +158,8 @@ static void bt_progress_print(void *ctx, uint64_t done, uint64_t total)
 	line->shown = 1;
 }
 
-static int bt_session_open(struct bt_session *s, const char *file)
+static int bt_session_open(struct bt_session *s, const char *file,
+			   const char *debug_dir)
 {
 	struct bt_progress_line line = { .after_ms = 1000 };
 	const char *after = getenv("PTBTRACE_PROGRESS_MS");
@@ -166,7 +173,8 @@ static int bt_session_open(struct bt_session *s, const char *file)
 	clock_gettime(CLOCK_MONOTONIC, &line.start);
 	errcode = bt_load_input(&s->bundle, file, &diag);
 	if (errcode >= 0)
-		errcode = bt_image_alloc(&s->image, &s->bundle, &diag);
+		errcode = bt_image_alloc_in(&s->image, &s->bundle, debug_dir,
+					    &diag);
 	if (errcode >= 0)
 		errcode = bt_ftrace_build_progress(&s->ftrace, &s->bundle,
 						   s->image, &diag,
@@ -482,7 +490,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	if (bt_session_open(&session, tool.file) < 0) {
+	if (bt_session_open(&session, tool.file, tool.debug_dir) < 0) {
 		bt_session_close(&session);
 		return 1;
 	}
