@@ -842,8 +842,9 @@ static int bt_lbuild_finish(struct bt_lbuild *b, int main_has_entry)
 			    (i != 0 || cl->primary == 0 || main_has_entry))
 				order[norder++] = (uint32_t) i;
 	for (size_t i = 0; i < cl->nsubs; ++i)
-		qsort(cl->subs[i].v, cl->subs[i].n, sizeof(*cl->subs[i].v),
-		      bt_lent_cmp);
+		if (cl->subs[i].n)
+			qsort(cl->subs[i].v, cl->subs[i].n,
+			      sizeof(*cl->subs[i].v), bt_lent_cmp);
 	errcode = bt_lbuild_spans(cl, order, norder);
 	free(order);
 	return errcode;

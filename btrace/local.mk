@@ -196,6 +196,12 @@ testsuite_unit_bt_symtab_cu_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS) $(LIBDW_CFLAG
 testsuite_unit_bt_symtab_cu_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_symtab_cu_test_LDADD = $(BT_TEST_LIBS)
 
+check_PROGRAMS += testsuite/unit/bt_symtab_lines_test
+TESTS += testsuite/unit/bt_symtab_lines_test
+testsuite_unit_bt_symtab_lines_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_symtab_lines_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_symtab_lines_test_LDADD = $(BT_TEST_LIBS)
+
 check_PROGRAMS += testsuite/unit/bt_plt_test
 TESTS += testsuite/unit/bt_plt_test
 testsuite_unit_bt_plt_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
