@@ -320,10 +320,27 @@ static inline void bt_line_uint(struct bt_line *l, unsigned int n)
 		*--p = (char) ('0' + n);
 }
 
+/* Segment NUMBER's level, one step from the last one asked in order.  */
+struct bt_level_walk {
+	uint32_t number;          /* 0: none asked yet */
+	int level;
+};
+
+static int bt_walk_level(const struct bt_ftrace *ft, struct bt_level_walk *w,
+			 uint32_t number)
+{
+	if (w->number && number == w->number + 1)
+		w->level = bt_segs_level_next(&ft->segs, number, w->level);
+	else
+		w->level = bt_seg_level(ft, number);
+	w->number = number;
+	return w->level;
+}
+
 static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 			 const struct bt_image *image,
 			 struct bt_line_cache *cache, uint32_t number,
-			 int flags)
+			 int flags, struct bt_level_walk *walk)
 {
 	const struct bt_func_key *key = bt_seg_func(ft, number);
 	int errcode = bt_seg_errcode(ft, number);
@@ -339,7 +356,8 @@ static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 	}
 
 	if (flags & btcf_indent)
-		for (int i = 0; i < bt_seg_level(ft, number) + ft->level; ++i)
+		for (int i = 0, n = bt_walk_level(ft, walk, number) + ft->level;
+		     i < n; ++i)
 			bt_line_put(l, "  ", 2);
 
 	bt_line_str(l, bt_key_name(key, name, sizeof(name)));
@@ -376,7 +394,7 @@ static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
 			      const struct bt_image *image,
 			      struct bt_line_cache *cache, uint32_t number,
-			      int flags, int first)
+			      int flags, int first, struct bt_level_walk *walk)
 {
 	const struct bt_func_key *key = bt_seg_func(ft, number);
 	int errcode = bt_seg_errcode(ft, number);
@@ -393,7 +411,7 @@ static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
 		return;
 	}
 	fprintf(out, ", \"level\": %d, \"function\": ",
-		bt_seg_level(ft, number) + ft->level);
+		bt_walk_level(ft, walk, number) + ft->level);
 	bt_json_string(out, bt_key_name(key, name, sizeof(name)));
 	if (flags & btcf_insn_range)
 		fprintf(out, ", \"insn_begin\": %u, \"insn_end\": %u",
@@ -467,6 +485,7 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 	struct bt_hist_it begin = { 0 }, end = { 0 }, it;
 	int at_edge, errcode, first = 1;
 	struct bt_line_cache *cache = NULL;
+	struct bt_level_walk walk = { 0, 0 };
 	struct bt_line *l;
 
 	if (!out || !ft || !range)
@@ -497,10 +516,10 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 	for (it = begin; it.index < end.index; bt_call_next(ft, &it, 1)) {
 		if (json)
 			bt_print_seg_json(out, ft, image, cache, it.index + 1,
-					  flags, first);
+					  flags, first, &walk);
 		else
 			bt_print_seg(l, ft, image, cache, it.index + 1,
-				     flags);
+				     flags, &walk);
 		first = 0;
 	}
 	bt_line_flush(l);
