@@ -170,6 +170,26 @@ static int bt_symtab_add_plt(void *ctx, uint64_t address, uint32_t shndx,
 	return 0;
 }
 
+/* Record a GOT slot as GDB's data symbol "NAME@got.plt" (8 bytes).  */
+static int bt_symtab_add_got_plt(void *ctx, uint64_t address,
+				 uint32_t shndx, const char *name)
+{
+	struct bt_symtab *st = ctx;
+	const char *interned = bt_symtab_intern(st, name);
+	struct bt_msym *m = realloc(st->data_syms.v, (st->data_syms.n + 1) *
+				    sizeof(*m));
+
+	if (!interned || !m)
+		return -bte_nomem;
+	st->data_syms.v = m;
+	m[st->data_syms.n].address = address;
+	m[st->data_syms.n].size = 8;
+	m[st->data_syms.n].name = interned;
+	m[st->data_syms.n].shndx = shndx;
+	st->data_syms.n += 1;
+	return 0;
+}
+
 static void bt_msyms_sort(struct bt_msyms *t)
 {
 	size_t out = 0;
@@ -220,6 +240,8 @@ static int bt_symtab_load_msyms(struct bt_symtab *st)
 					       st->debug_elf, 0);
 	if (errcode >= 0)
 		errcode = bt_symtab_read_msyms(st, &st->data_syms, st->elf, 1);
+	if (errcode >= 0)
+		errcode = bt_got_plt_scan(st->elf, bt_symtab_add_got_plt, st);
 	if (errcode >= 0 && st->debug_elf)
 		errcode = bt_symtab_read_msyms(st, &st->debug_data_syms,
 					       st->debug_elf, 1);

@@ -87,7 +87,8 @@ maint btrace packet-history 1,+3|packets 1,+3
 EOF
 }
 
-# Whole libc histories with lines, and windows of N lines.
+# Whole libc histories with lines, and windows of N lines; the PLT jumps
+# at the start (their GOT slots named NAME@got.plt, *ABS*@got.plt).
 libc_questions() {
 	cat <<'EOF'
 info record|info
@@ -106,6 +107,8 @@ set record instruction-history-size 1@record instruction-history|--size=1 insn-h
 set record instruction-history-size 3@record instruction-history /f -|--size=3 insn-history /f -
 set record instruction-history-size 6@record instruction-history /s 1|--size=6 insn-history /s 1
 set record instruction-history-size 5@record instruction-history /m 3000|--size=5 insn-history /m 3000
+set record instruction-history-size 3@record instruction-history 8|--size=3 insn-history 8
+set record instruction-history-size 6@record instruction-history /r 718|--size=6 insn-history /r 718
 EOF
 }
 
