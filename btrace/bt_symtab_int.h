@@ -4,6 +4,7 @@
 #define BT_SYMTAB_INT_H
 
 #include "btrace/bt_inflate.h"
+#include "btrace/bt_line_header.h"
 #include "btrace/bt_symtab.h"
 
 #include <elfutils/libdw.h>
@@ -71,10 +72,7 @@ struct bt_cu {
 	struct bt_cu_lines *lines;    /* read at the first line question */
 };
 
-/* The sections the line tables are read from.  */
-struct bt_dsecs {
-	const Elf_Data *line, *line_str, *str;
-};
+
 
 /* The object's CUs, and their ranges sorted by low for finding the CUs
    an address is in (bt_symtab_cu.c).  */

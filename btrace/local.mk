@@ -11,6 +11,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_symtab_dwarf.c \
 	btrace/bt_symtab_cu.c \
 	btrace/bt_symtab_lines.c \
+	btrace/bt_line_header.c btrace/bt_line_header.h \
 	btrace/bt_inflate.c btrace/bt_inflate.h \
 	btrace/bt_plt.c btrace/bt_plt.h \
 	btrace/bt_debuglink.c btrace/bt_debuglink.h \
@@ -195,6 +196,12 @@ TESTS += testsuite/unit/bt_symtab_cu_test
 testsuite_unit_bt_symtab_cu_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS) $(LIBDW_CFLAGS)
 testsuite_unit_bt_symtab_cu_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_symtab_cu_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_line_header_test
+TESTS += testsuite/unit/bt_line_header_test
+testsuite_unit_bt_line_header_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_line_header_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_line_header_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_symtab_lines_test
 TESTS += testsuite/unit/bt_symtab_lines_test
