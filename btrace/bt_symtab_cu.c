@@ -276,6 +276,35 @@ int bt_symtab_dwarf_need(struct bt_symtab *st, uint64_t addr, uint64_t *hi)
 	return read ? bt_symtab_dwarf_sort(st) : 0;
 }
 
+int bt_cus_range_of(const struct bt_cus *cus, uint64_t addr, uint32_t cu,
+		    uint64_t *lo, uint64_t *hi)
+{
+	size_t k = 0, top = cus->nranges, next;
+
+	while (k < top) {
+		size_t mid = k + (top - k) / 2;
+
+		if (cus->ranges[mid].low <= addr)
+			k = mid + 1;
+		else
+			top = mid;
+	}
+	next = k;
+	for (; k > 0 && cus->max_high[k - 1] > addr; --k) {
+		const struct bt_cu_range *r = &cus->ranges[k - 1];
+
+		if (r->cu != cu || r->high <= addr)
+			continue;
+		*lo = r->low;
+		*hi = r->high;
+		/* Another CU's range starting inside ends the answer.  */
+		if (next < cus->nranges && cus->ranges[next].low < *hi)
+			*hi = cus->ranges[next].low;
+		return 0;
+	}
+	return -bte_notfound;
+}
+
 int bt_symtab_dwarf_load_all(struct bt_symtab *st)
 {
 	int errcode = bt_symtab_dwarf_open(st);

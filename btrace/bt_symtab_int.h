@@ -156,6 +156,11 @@ int bt_symtab_dwarf_cu_funcs(struct bt_symtab *st, Dwarf_Die *cu,
 /* Sort the functions appended since the last sort into the others.  */
 int bt_symtab_dwarf_sort(struct bt_symtab *st);
 
+/* [*LO, *HI): the range of CU (an index) holding ADDR, up to the next
+   range of any CU; -bte_notfound if none does.  */
+int bt_cus_range_of(const struct bt_cus *cus, uint64_t addr, uint32_t cu,
+		    uint64_t *lo, uint64_t *hi);
+
 /* The CU whose DIE is at DIE_OFF, or -1.  */
 long bt_cus_index_of(const struct bt_cus *cus, Dwarf_Off die_off);
 

@@ -667,16 +667,19 @@ const struct bt_lspan *bt_symtab_line_span_extent(
 	if (!sp)
 		return NULL;
 	*lines = *slot;
-	/* Between two rows of one CU the answer holds; past its last row
-	   another CU may begin.  */
-	if (k < (*slot)->nspans) {
+	/* Between two rows of one CU the answer holds, within the CU's
+	   range: another CU's code may lie between two of its rows.  */
+	if (k < (*slot)->nspans &&
+	    bt_cus_range_of(&st->cus, addr, (uint32_t) i, lo, hi) == 0) {
 		st->last_lines = *slot;
 		st->last_span = sp;
-		st->last_lo = sp->pc;
-		st->last_hi = (*slot)->spans[k].pc;
+		st->last_lo = sp->pc > *lo ? sp->pc : *lo;
+		st->last_hi = (*slot)->spans[k].pc < *hi ?
+			(*slot)->spans[k].pc : *hi;
 		*lo = st->last_lo;
 		*hi = st->last_hi;
-	}
+	} else
+		*lo = *hi = 0;
 	return sp->line ? sp : NULL;
 }
 
