@@ -72,7 +72,13 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 
 	for (uint32_t i = 1; i <= bt_nsegs(ft); ++i) {
-		if (!bt_seg_ninsn(ft, i))
+		/* The current instruction ends the trace but is not part of
+		   it (GDB's `info record` does not count it).  */
+		uint32_t ninsn = bt_seg_ninsn(ft, i) -
+			(i == bt_nsegs(ft) && bt_seg_ninsn(ft, i) &&
+			 !bt_seg_is_gap(ft, i));
+
+		if (!ninsn)
 			continue;
 		stacks[n].text = bt_stack_text(ft, i);
 		if (!stacks[n].text) {
@@ -82,7 +88,7 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
 			return bt_diag_set(diag, bte_nomem, 0, 0,
 					   "out of memory");
 		}
-		stacks[n++].weight = bt_seg_ninsn(ft, i);
+		stacks[n++].weight = ninsn;
 	}
 
 	/* One line per distinct stack, summed, in a stable order.  */

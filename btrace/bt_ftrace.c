@@ -593,8 +593,9 @@ size_t bt_ftrace_memory(const struct bt_ftrace *ft)
 		+ ft->key_hash_size * sizeof(*ft->key_hash);
 }
 
-int bt_ftrace_for_each_insn(const struct bt_ftrace *ft, uint32_t number,
-			    int (*fn)(uint64_t ip, void *ctx), void *ctx)
+int bt_ftrace_for_each_block(const struct bt_ftrace *ft, uint32_t number,
+			     int (*fn)(uint64_t ip, uint32_t ninsn, void *ctx),
+			     void *ctx)
 {
 	const struct bt_segs *segs;
 	uint32_t hi, nblocks, first;
@@ -611,27 +612,59 @@ int bt_ftrace_for_each_insn(const struct bt_ftrace *ft, uint32_t number,
 	first = bt_segs_first_block(segs, number);
 	for (uint32_t i = first; i < first + nblocks; ++i) {
 		uint32_t ninsn = segs->block_ninsn[i];
-		uint64_t ip = ((uint64_t) hi << 32) | segs->block_ip[i];
+		int status;
 
 		if (!ninsn) {
 			hi = segs->block_ip[i];
 			continue;
 		}
-		for (uint32_t k = 0; k < ninsn; ++k) {
-			int status, size;
-
-			status = fn(ip, ctx);
-			if (status)
-				return status;
-			if (k + 1 == ninsn)
-				break;
-			size = bt_image_insn_length(ft->image, ip);
-			if (size <= 0)
-				return -bte_decode;
-			ip += (unsigned int) size;
-		}
+		status = fn(((uint64_t) hi << 32) | segs->block_ip[i], ninsn,
+			    ctx);
+		if (status)
+			return status;
 	}
 	return 0;
+}
+
+struct bt_insn_walk {
+	const struct bt_ftrace *ft;
+	int (*fn)(uint64_t ip, void *ctx);
+	void *ctx;
+	struct bt_insn_cursor cursor;
+};
+
+static int bt_insn_walk_block(uint64_t ip, uint32_t ninsn, void *ctx)
+{
+	struct bt_insn_walk *w = ctx;
+
+	for (uint32_t k = 0; k < ninsn; ++k) {
+		int status = w->fn(ip, w->ctx), size;
+
+		if (status)
+			return status;
+		if (k + 1 == ninsn)
+			break;
+		size = bt_image_insn_length_at(w->ft->image, &w->cursor, ip);
+		if (size <= 0)
+			return -bte_decode;
+		ip += (unsigned int) size;
+	}
+	return 0;
+}
+
+int bt_ftrace_for_each_insn(const struct bt_ftrace *ft, uint32_t number,
+			    int (*fn)(uint64_t ip, void *ctx), void *ctx)
+{
+	struct bt_insn_walk w;
+
+	if (!ft || !fn)
+		return -bte_invalid;
+	w.ft = ft;
+	w.fn = fn;
+	w.ctx = ctx;
+	w.cursor.base = 0;
+	w.cursor.size = 0;
+	return bt_ftrace_for_each_block(ft, number, bt_insn_walk_block, &w);
 }
 
 int bt_ftrace_counts(const struct bt_ftrace *ft, uint32_t *insns,

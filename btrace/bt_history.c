@@ -3,6 +3,7 @@
    its window arithmetic: the call iterator below keeps GDB's unsigned
    semantics so that edge cases print the same lines.  */
 #include "btrace/bt_history.h"
+#include "btrace/bt_image.h"
 #include "btrace/bt_msym_name.h"
 
 #include <intel-pt.h>
@@ -114,38 +115,118 @@ void bt_print_gap(FILE *out, enum bt_format format, int errcode)
 }
 
 /* The lowest and highest line of SEG's instructions that lie in its
-   function's own file (GDB's btrace_compute_src_line_range).  */
+   function's own file (GDB's btrace_compute_src_line_range).  Each
+   instruction's line is looked up only where it may differ from the
+   last one's: the lookup gives the addresses its answer holds for, and
+   the rest of a block that lies inside them is skipped undecoded.  */
 struct bt_line_range {
 	const struct bt_image *image;
 	const char *file;
 	int begin, end;
+	/* The last answer and where it holds.  */
+	uint64_t lo, hi;
+	struct bt_insn_cursor cursor;
+	struct bt_line_cache *cache;
 };
 
-static int bt_line_visit(uint64_t ip, void *ctx)
-{
-	struct bt_line_range *r = ctx;
+/* Blocks recur (a loop, a function called again): the lines of a block
+   in a file, by its address and length, in a direct-mapped table.  */
+struct bt_line_block_ent {
+	uint64_t ip;
 	const char *file;
-	int line;
+	uint32_t ninsn;
+	int begin, end;
+};
 
-	if (bt_image_line(r->image, ip, &line, &file) < 0 || line == 0)
+enum { bt_line_cache_size = 1 << 13 };
+
+struct bt_line_cache {
+	struct bt_line_block_ent v[bt_line_cache_size];
+};
+
+/* A longest instruction: how far a block's next instruction may be.  */
+enum { bt_max_insn = 15 };
+
+static void bt_line_block_walk(struct bt_line_range *r, uint64_t ip,
+			       uint32_t ninsn)
+{
+	for (uint32_t left = ninsn - 1;; --left) {
+		int size;
+
+		if (ip < r->lo || ip >= r->hi) {
+			const char *file = NULL;
+			int line = 0;
+
+			if (bt_image_line_extent(r->image, ip, &line, &file,
+						 &r->lo, &r->hi) == 0 &&
+			    line != 0 && file && (file == r->file ||
+						  strcmp(file, r->file) == 0)) {
+				if (line < r->begin)
+					r->begin = line;
+				if (line > r->end)
+					r->end = line;
+			}
+		}
+		/* The rest of the block is inside [lo, hi).  */
+		if (!left || (r->hi - ip) / bt_max_insn > left)
+			return;
+		size = bt_image_insn_length_at(r->image, &r->cursor, ip);
+		if (size <= 0)
+			return;
+		ip += (unsigned int) size;
+	}
+}
+
+static int bt_line_block(uint64_t ip, uint32_t ninsn, void *ctx)
+{
+	struct bt_line_range *r = ctx, whole;
+	struct bt_line_block_ent *e;
+
+	if (!r->cache) {
+		bt_line_block_walk(r, ip, ninsn);
 		return 0;
-	if (!file || strcmp(file, r->file) != 0)
-		return 0;
-	if (line < r->begin)
-		r->begin = line;
-	if (line > r->end)
-		r->end = line;
+	}
+	e = &r->cache->v[(ip ^ (ip >> 12) ^ ((uint64_t) ninsn << 5)) &
+			 (bt_line_cache_size - 1)];
+	if (e->ip != ip || e->ninsn != ninsn || e->file != r->file) {
+		/* The block's own lines, then merged.  */
+		whole = *r;
+		whole.begin = INT_MAX;
+		whole.end = INT_MIN;
+		bt_line_block_walk(&whole, ip, ninsn);
+		r->lo = whole.lo;
+		r->hi = whole.hi;
+		r->cursor = whole.cursor;
+		e->ip = ip;
+		e->ninsn = ninsn;
+		e->file = r->file;
+		e->begin = whole.begin;
+		e->end = whole.end;
+	}
+	if (e->begin < r->begin)
+		r->begin = e->begin;
+	if (e->end > r->end)
+		r->end = e->end;
 	return 0;
 }
 
 static void bt_seg_lines(const struct bt_ftrace *ft,
-			 const struct bt_image *image, uint32_t number,
+			 const struct bt_image *image,
+			 struct bt_line_cache *cache, uint32_t number,
 			 const char *file, int *begin, int *end)
 {
-	struct bt_line_range r = { image, file, INT_MAX, INT_MIN };
+	struct bt_line_range r;
 
+	r.cache = cache;
+	r.image = image;
+	r.file = file;
+	r.begin = INT_MAX;
+	r.end = INT_MIN;
+	r.lo = r.hi = 0;
+	r.cursor.base = 0;
+	r.cursor.size = 0;
 	if (image && file)
-		bt_ftrace_for_each_insn(ft, number, bt_line_visit, &r);
+		bt_ftrace_for_each_block(ft, number, bt_line_block, &r);
 	*begin = r.begin;
 	*end = r.end;
 }
@@ -239,9 +320,27 @@ static inline void bt_line_uint(struct bt_line *l, unsigned int n)
 		*--p = (char) ('0' + n);
 }
 
+/* Segment NUMBER's level, one step from the last one asked in order.  */
+struct bt_level_walk {
+	uint32_t number;          /* 0: none asked yet */
+	int level;
+};
+
+static int bt_walk_level(const struct bt_ftrace *ft, struct bt_level_walk *w,
+			 uint32_t number)
+{
+	if (w->number && number == w->number + 1)
+		w->level = bt_segs_level_next(&ft->segs, number, w->level);
+	else
+		w->level = bt_seg_level(ft, number);
+	w->number = number;
+	return w->level;
+}
+
 static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
-			 const struct bt_image *image, uint32_t number,
-			 int flags)
+			 const struct bt_image *image,
+			 struct bt_line_cache *cache, uint32_t number,
+			 int flags, struct bt_level_walk *walk)
 {
 	const struct bt_func_key *key = bt_seg_func(ft, number);
 	int errcode = bt_seg_errcode(ft, number);
@@ -257,7 +356,8 @@ static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 	}
 
 	if (flags & btcf_indent)
-		for (int i = 0; i < bt_seg_level(ft, number) + ft->level; ++i)
+		for (int i = 0, n = bt_walk_level(ft, walk, number) + ft->level;
+		     i < n; ++i)
 			bt_line_put(l, "  ", 2);
 
 	bt_line_str(l, bt_key_name(key, name, sizeof(name)));
@@ -275,8 +375,8 @@ static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 		bt_line_str(l, "\tat ");
 		if (key->sym && key->file) {
 			bt_line_str(l, key->file);
-			bt_seg_lines(ft, image, number, key->file, &begin,
-				     &end);
+			bt_seg_lines(ft, image, cache, number, key->file,
+				     &begin, &end);
 			/* Lines are positive: 0 is never recorded.  */
 			if (begin <= end) {
 				bt_line_put(l, ":", 1);
@@ -292,8 +392,9 @@ static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 }
 
 static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
-			      const struct bt_image *image, uint32_t number,
-			      int flags, int first)
+			      const struct bt_image *image,
+			      struct bt_line_cache *cache, uint32_t number,
+			      int flags, int first, struct bt_level_walk *walk)
 {
 	const struct bt_func_key *key = bt_seg_func(ft, number);
 	int errcode = bt_seg_errcode(ft, number);
@@ -310,7 +411,7 @@ static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
 		return;
 	}
 	fprintf(out, ", \"level\": %d, \"function\": ",
-		bt_seg_level(ft, number) + ft->level);
+		bt_walk_level(ft, walk, number) + ft->level);
 	bt_json_string(out, bt_key_name(key, name, sizeof(name)));
 	if (flags & btcf_insn_range)
 		fprintf(out, ", \"insn_begin\": %u, \"insn_end\": %u",
@@ -318,7 +419,8 @@ static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
 	if ((flags & btcf_src_line) && key->sym && key->file) {
 		fputs(", \"file\": ", out);
 		bt_json_string(out, key->file);
-		bt_seg_lines(ft, image, number, key->file, &begin, &end);
+		bt_seg_lines(ft, image, cache, number, key->file, &begin,
+			     &end);
 		if (begin <= end)
 			fprintf(out, ", \"min_line\": %d, \"max_line\": %d",
 				begin, end);
@@ -382,6 +484,8 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 {
 	struct bt_hist_it begin = { 0 }, end = { 0 }, it;
 	int at_edge, errcode, first = 1;
+	struct bt_line_cache *cache = NULL;
+	struct bt_level_walk walk = { 0, 0 };
 	struct bt_line *l;
 
 	if (!out || !ft || !range)
@@ -403,18 +507,24 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	l->out = out;
 	l->n = 0;
+	/* Worth its size on long windows only; without it, lines are
+	   looked up the same way.  */
+	if ((flags & btcf_src_line) && end.index - begin.index > 64)
+		cache = calloc(1, sizeof(*cache));
 	if (json)
 		fputc('[', out);
 	for (it = begin; it.index < end.index; bt_call_next(ft, &it, 1)) {
 		if (json)
-			bt_print_seg_json(out, ft, image, it.index + 1, flags,
-					  first);
+			bt_print_seg_json(out, ft, image, cache, it.index + 1,
+					  flags, first, &walk);
 		else
-			bt_print_seg(l, ft, image, it.index + 1, flags);
+			bt_print_seg(l, ft, image, cache, it.index + 1,
+				     flags, &walk);
 		first = 0;
 	}
 	bt_line_flush(l);
 	free(l);
+	free(cache);
 	if (json)
 		fputs(first ? "]\n" : "\n]\n", out);
 	return 0;

@@ -28,6 +28,8 @@ struct bt_image {
 	const char **symtab_paths;  /* NULL for in-memory images */
 	size_t nsymtabs;
 	ZydisDecoder zydis;
+	ZydisDecoder zydis_len;   /* lengths only: minimal mode */
+	char *debug_dir;          /* NULL: the default */
 };
 
 static const struct bt_isec *bt_image_sec(const struct bt_image *image,
@@ -104,7 +106,7 @@ static long bt_image_file_symtab(struct bt_image *image,
 		    strcmp(image->symtab_paths[i], m->path) == 0)
 			return (long) i;
 
-	if (bt_symtab_open_file(&st, m->path) < 0)
+	if (bt_symtab_open_file_in(&st, m->path, image->debug_dir) < 0)
 		return -1;
 	index = bt_image_add_symtab(image, st, m->path);
 	if (index < 0)
@@ -190,6 +192,13 @@ static int bt_image_add_pages(struct bt_image *image, const struct bt_pages *p)
 int bt_image_alloc(struct bt_image **pimage, const struct bt_bundle *bundle,
 		   struct bt_diag *diag)
 {
+	return bt_image_alloc_in(pimage, bundle, NULL, diag);
+}
+
+int bt_image_alloc_in(struct bt_image **pimage,
+		      const struct bt_bundle *bundle, const char *debug_dir,
+		      struct bt_diag *diag)
+{
 	struct bt_image *image;
 	int errcode;
 
@@ -197,6 +206,13 @@ int bt_image_alloc(struct bt_image **pimage, const struct bt_bundle *bundle,
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
 
 	image = calloc(1, sizeof(*image));
+	if (image && debug_dir) {
+		image->debug_dir = strdup(debug_dir);
+		if (!image->debug_dir) {
+			free(image);
+			image = NULL;
+		}
+	}
 	if (!image)
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	image->pt = pt_image_alloc("ptbtrace");
@@ -207,6 +223,10 @@ int bt_image_alloc(struct bt_image **pimage, const struct bt_bundle *bundle,
 	}
 	ZydisDecoderInit(&image->zydis, ZYDIS_MACHINE_MODE_LONG_64,
 			 ZYDIS_STACK_WIDTH_64);
+	ZydisDecoderInit(&image->zydis_len, ZYDIS_MACHINE_MODE_LONG_64,
+			 ZYDIS_STACK_WIDTH_64);
+	ZydisDecoderEnableMode(&image->zydis_len, ZYDIS_DECODER_MODE_MINIMAL,
+			       ZYAN_TRUE);
 
 	for (size_t i = 0; i < bundle->nmappings; ++i) {
 		errcode = bt_image_add_mapping(image, &bundle->mappings[i],
@@ -249,6 +269,7 @@ void bt_image_free(struct bt_image *image)
 	/* The image refers to the cache's sections: free it first.  */
 	pt_image_free(image->pt);
 	pt_iscache_free(image->iscache);
+	free(image->debug_dir);
 	free(image);
 }
 
@@ -332,6 +353,40 @@ int bt_image_insn_decode(const struct bt_image *image, uint64_t address,
 int bt_image_insn_length(const struct bt_image *image, uint64_t address)
 {
 	return bt_image_insn_decode(image, address, NULL);
+}
+
+int bt_image_insn_length_at(const struct bt_image *image,
+			    struct bt_insn_cursor *c, uint64_t address)
+{
+	ZydisDecodedInstruction insn;
+	uint64_t off = address - c->base;
+
+	/* Refill unless a longest instruction fits in what was read.  */
+	if (address < c->base || off + ZYDIS_MAX_INSTRUCTION_LENGTH >
+	    (uint64_t) c->size) {
+		int size = bt_image_read(image, address, c->bytes,
+					 sizeof(c->bytes)), more;
+
+		if (size < 0)
+			return size;
+		if (size < (int) sizeof(c->bytes)) {
+			more = bt_image_read(image, address + size,
+					     c->bytes + size,
+					     sizeof(c->bytes) - size);
+			if (more > 0)
+				size += more;
+		}
+		c->base = address;
+		c->size = size;
+		off = 0;
+	}
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeInstruction(&image->zydis_len,
+							NULL, c->bytes + off,
+							(ZyanUSize) (c->size -
+								     off),
+							&insn)))
+		return -bte_decode;
+	return insn.length;
 }
 
 static const struct bt_symtab *bt_image_symtab(const struct bt_image *image,
@@ -452,6 +507,29 @@ int bt_image_line(const struct bt_image *image, uint64_t pc, int *line,
 	if (!st)
 		return -bte_notfound;
 	return bt_symtab_line(st, pc, line, file);
+}
+
+int bt_image_line_extent(const struct bt_image *image, uint64_t pc,
+			 int *line, const char **file, uint64_t *lo,
+			 uint64_t *hi)
+{
+	const struct bt_isec *sec;
+	int errcode;
+
+	if (!image)
+		return -bte_invalid;
+	sec = bt_image_sec(image, pc);
+	if (!sec || sec->symtab < 0) {
+		*lo = pc;
+		*hi = pc + 1;
+		return -bte_notfound;
+	}
+	errcode = bt_symtab_line_extent(image->symtabs[sec->symtab], pc, line,
+					file, lo, hi);
+	/* Leaving the section may change the symbol table.  */
+	if (*hi > sec->address + sec->size)
+		*hi = sec->address + sec->size;
+	return errcode;
 }
 
 static int bt_name_differs(const char *a, const char *b)

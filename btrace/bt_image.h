@@ -54,6 +54,26 @@ int bt_image_line_range(const struct bt_image *image, uint64_t pc,
 			int *begin, int *end, const char **file,
 			const char **path);
 
+/* PC's line and file (bt_image_line), and [*LO, *HI): the addresses
+   around PC with the same answer (*LO = *HI = PC + 1 where PC has no
+   line; *HI may stop short of the true end).  */
+int bt_image_line_extent(const struct bt_image *image, uint64_t pc,
+			 int *line, const char **file, uint64_t *lo,
+			 uint64_t *hi);
+
+/* Bytes of the image read ahead for length decoding of a run of
+   instructions: one read per chunk, not one per instruction.  */
+struct bt_insn_cursor {
+	uint64_t base;
+	int size;
+	uint8_t bytes[256];
+};
+
+/* The length of the instruction at ADDRESS, through CURSOR (zeroed
+   before its first use).  */
+int bt_image_insn_length_at(const struct bt_image *image,
+			    struct bt_insn_cursor *cursor, uint64_t address);
+
 /* The line-table row of PC (bt_symtab_line_bounds).  */
 int bt_image_line_bounds(const struct bt_image *image, uint64_t pc,
 			 uint64_t *start, uint64_t *end);

@@ -142,3 +142,92 @@ int bt_plt_scan(Elf *elf, int (*add)(void *ctx, uint64_t address,
 	free(slots);
 	return errcode;
 }
+
+static Elf_Scn *bt_plt_section(Elf *elf, size_t shstrndx, const char *want,
+			       GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (name && strcmp(name, want) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+/* GDB's elf_rel_plt_read: the relocations of the first REL or RELA
+   section that applies to .plt or .got.plt (.got where there is none),
+   named after their symbols with "@got.plt", where they land in either.  */
+int bt_got_plt_scan(Elf *elf, int (*add)(void *ctx, uint64_t address,
+					 uint32_t shndx, const char *name),
+		    void *ctx)
+{
+	GElf_Shdr got_sh, plt_sh, sh, symsh;
+	Elf_Scn *got, *plt, *scn = NULL, *symscn;
+	Elf_Data *data, *syms;
+	size_t shstrndx, plt_idx, got_idx;
+	int errcode = 0;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) < 0)
+		return -bte_bad_elf;
+	got = bt_plt_section(elf, shstrndx, ".got.plt", &got_sh);
+	if (!got)
+		got = bt_plt_section(elf, shstrndx, ".got", &got_sh);
+	if (!got)
+		return 0;
+	plt = bt_plt_section(elf, shstrndx, ".plt", &plt_sh);
+	plt_idx = plt ? elf_ndxscn(plt) : (size_t) -1;
+	got_idx = elf_ndxscn(got);
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) && (sh.sh_type == SHT_RELA ||
+					       sh.sh_type == SHT_REL) &&
+		    (sh.sh_info == plt_idx || sh.sh_info == got_idx))
+			break;
+	if (!scn || !sh.sh_entsize)
+		return 0;
+	symscn = elf_getscn(elf, sh.sh_link);
+	data = elf_getdata(scn, NULL);
+	syms = symscn ? elf_getdata(symscn, NULL) : NULL;
+	if (!data || !syms || !gelf_getshdr(symscn, &symsh))
+		return 0;
+	for (size_t i = 0; !errcode && i < sh.sh_size / sh.sh_entsize; ++i) {
+		GElf_Rela rela;
+		GElf_Rel rel;
+		GElf_Sym sym;
+		const char *name = "*ABS*";
+		char text[1024];
+		uint64_t offset, info;
+		Elf_Scn *in;
+
+		if (sh.sh_type == SHT_RELA) {
+			if (!gelf_getrela(data, (int) i, &rela))
+				continue;
+			offset = rela.r_offset;
+			info = rela.r_info;
+		} else {
+			if (!gelf_getrel(data, (int) i, &rel))
+				continue;
+			offset = rel.r_offset;
+			info = rel.r_info;
+		}
+		if (GELF_R_SYM(info) &&
+		    gelf_getsym(syms, (int) GELF_R_SYM(info), &sym))
+			name = elf_strptr(elf, symsh.sh_link, sym.st_name);
+		if (!name)
+			continue;
+		if (offset - got_sh.sh_addr < got_sh.sh_size)
+			in = got;
+		else if (plt && offset - plt_sh.sh_addr < plt_sh.sh_size)
+			in = plt;
+		else
+			continue;
+		snprintf(text, sizeof(text), "%s@got.plt", name);
+		errcode = add(ctx, offset, (uint32_t) elf_ndxscn(in), text);
+	}
+	return errcode;
+}

@@ -12,4 +12,11 @@ int bt_plt_scan(Elf *elf, int (*add)(void *ctx, uint64_t address,
 				     uint32_t shndx, const char *name),
 		void *ctx);
 
+/* Call ADD for each GOT slot a PLT relocation fills, as GDB names it
+   ("puts@got.plt", a data symbol of 8 bytes; "*ABS*@got.plt" for a
+   relocation without a symbol): its link-time address and section.  */
+int bt_got_plt_scan(Elf *elf, int (*add)(void *ctx, uint64_t address,
+					 uint32_t shndx, const char *name),
+		    void *ctx);
+
 #endif

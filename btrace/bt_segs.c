@@ -323,6 +323,17 @@ int bt_segs_level_at(const struct bt_segs *s, uint32_t number)
 	return (int) level;
 }
 
+int bt_segs_level_next(const struct bt_segs *s, uint32_t number, int prev)
+{
+	uint32_t i = number - 1;
+
+	if (number == s->count)
+		return s->last_level;
+	if (i % bt_segs_stride == 0)
+		return s->first_level[i / bt_segs_stride];
+	return prev + bt_segs_dlevel(s, i);
+}
+
 void bt_segs_set_level_slow(struct bt_segs *s, uint32_t number, int level)
 {
 	uint32_t i = number - 1;

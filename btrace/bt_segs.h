@@ -224,6 +224,10 @@ static inline void bt_segs_set_level(struct bt_segs *s, uint32_t number,
 	bt_segs_set_level_slow(s, number, level);
 }
 
+/* The level of segment NUMBER given PREV, that of NUMBER - 1: one step,
+   for walks in order.  */
+int bt_segs_level_next(const struct bt_segs *s, uint32_t number, int prev);
+
 static inline int bt_segs_level(const struct bt_segs *s, uint32_t number)
 {
 	if (number == s->count)

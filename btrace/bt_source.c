@@ -15,6 +15,7 @@ struct bt_source {
 	size_t size;
 	size_t *lines;            /* offsets of line starts */
 	size_t nlines;
+	FILE *err;                /* where open errors go; NULL: stderr */
 };
 
 int bt_source_alloc(struct bt_source **source)
@@ -99,6 +100,11 @@ static void bt_source_put_text(FILE *out, const char *p)
 	}
 }
 
+void bt_source_set_err(struct bt_source *s, FILE *err)
+{
+	s->err = err;
+}
+
 void bt_source_print_line(struct bt_source *s, FILE *out, const char *file,
 			  const char *path, int line)
 {
@@ -107,8 +113,11 @@ void bt_source_print_line(struct bt_source *s, FILE *out, const char *file,
 		s->path = strdup(path);
 		s->error = bt_source_read(s, path);
 		if (s->error) {
-			fprintf(out, "%d\t%s: %s.\n", line, file,
-				strerror(s->error));
+			/* GDB's print_sys_errmsg: to its error stream, after
+			   what came before on the output.  */
+			fflush(out);
+			fprintf(s->err ? s->err : stderr, "%d\t%s: %s.\n", line,
+				file, strerror(s->error));
 			return;
 		}
 	}

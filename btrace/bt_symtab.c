@@ -170,6 +170,26 @@ static int bt_symtab_add_plt(void *ctx, uint64_t address, uint32_t shndx,
 	return 0;
 }
 
+/* Record a GOT slot as GDB's data symbol "NAME@got.plt" (8 bytes).  */
+static int bt_symtab_add_got_plt(void *ctx, uint64_t address,
+				 uint32_t shndx, const char *name)
+{
+	struct bt_symtab *st = ctx;
+	const char *interned = bt_symtab_intern(st, name);
+	struct bt_msym *m = realloc(st->data_syms.v, (st->data_syms.n + 1) *
+				    sizeof(*m));
+
+	if (!interned || !m)
+		return -bte_nomem;
+	st->data_syms.v = m;
+	m[st->data_syms.n].address = address;
+	m[st->data_syms.n].size = 8;
+	m[st->data_syms.n].name = interned;
+	m[st->data_syms.n].shndx = shndx;
+	st->data_syms.n += 1;
+	return 0;
+}
+
 static void bt_msyms_sort(struct bt_msyms *t)
 {
 	size_t out = 0;
@@ -220,11 +240,17 @@ static int bt_symtab_load_msyms(struct bt_symtab *st)
 					       st->debug_elf, 0);
 	if (errcode >= 0)
 		errcode = bt_symtab_read_msyms(st, &st->data_syms, st->elf, 1);
+	if (errcode >= 0)
+		errcode = bt_got_plt_scan(st->elf, bt_symtab_add_got_plt, st);
+	if (errcode >= 0 && st->debug_elf)
+		errcode = bt_symtab_read_msyms(st, &st->debug_data_syms,
+					       st->debug_elf, 1);
 	if (errcode < 0)
 		return errcode;
 	bt_msyms_sort(&st->main_syms);
 	bt_msyms_sort(&st->debug_syms);
 	bt_msyms_sort(&st->data_syms);
+	bt_msyms_sort(&st->debug_data_syms);
 	return 0;
 }
 
@@ -265,6 +291,12 @@ static int bt_symtab_finish_open(struct bt_symtab **symtab,
 
 int bt_symtab_open_file(struct bt_symtab **symtab, const char *path)
 {
+	return bt_symtab_open_file_in(symtab, path, NULL);
+}
+
+int bt_symtab_open_file_in(struct bt_symtab **symtab, const char *path,
+			   const char *debug_dir)
+{
 	struct bt_symtab *st;
 
 	if (!symtab || !path)
@@ -282,11 +314,14 @@ int bt_symtab_open_file(struct bt_symtab **symtab, const char *path)
 	}
 	st->elf = elf_begin(st->fd, ELF_C_READ_MMAP, NULL);
 
+	if (!debug_dir)
+		debug_dir = BT_DEBUG_FILE_DIRECTORY;
 	/* A stripped file: GDB reads the symbols of its debug file too.  */
-	if (st->elf && !bt_elf_has_section(st->elf, ".debug_info")) {
+	if (st->elf && debug_dir[0] &&
+	    !bt_elf_has_section(st->elf, ".debug_info")) {
 		char debug[4096];
 
-		if (bt_debug_file_find(st->elf, path, BT_DEBUG_FILE_DIRECTORY,
+		if (bt_debug_file_find(st->elf, path, debug_dir,
 				       debug, sizeof(debug)) == 0) {
 			st->debug_fd = open(debug, O_RDONLY | O_CLOEXEC);
 			if (st->debug_fd >= 0)
@@ -338,6 +373,7 @@ void bt_symtab_free(struct bt_symtab *st)
 	free(st->main_syms.v);
 	free(st->debug_syms.v);
 	free(st->data_syms.v);
+	free(st->debug_data_syms.v);
 	free(st->xsecs);
 	free(st->dsecs);
 	free(st->dfuncs);
@@ -488,6 +524,7 @@ int bt_symtab_data_msym(const struct bt_symtab *st, uint64_t address,
 			struct bt_msym *out)
 {
 	const struct bt_xsec *sec = NULL;
+	const struct bt_msym *best = NULL;
 	uint64_t addr;
 	long k;
 
@@ -499,11 +536,19 @@ int bt_symtab_data_msym(const struct bt_symtab *st, uint64_t address,
 			sec = &st->dsecs[i];
 	if (!sec)
 		return -bte_notfound;
+	/* GDB does not name data by a symbol of no size; the debug file's
+	   symbols count too (a stripped file's statics), the file's own
+	   winning a tie as for code.  */
 	k = bt_msyms_lookup(&st->data_syms, sec, addr);
-	/* GDB does not name data by a symbol of no size.  */
-	if (k < 0 || !st->data_syms.v[k].size)
+	if (k >= 0 && st->data_syms.v[k].size)
+		best = &st->data_syms.v[k];
+	k = bt_msyms_lookup(&st->debug_data_syms, sec, addr);
+	if (k >= 0 && st->debug_data_syms.v[k].size &&
+	    (!best || best->address < st->debug_data_syms.v[k].address))
+		best = &st->debug_data_syms.v[k];
+	if (!best)
 		return -bte_notfound;
-	*out = st->data_syms.v[k];
+	*out = *best;
 	out->address += st->bias;
 	return 0;
 }

@@ -28,8 +28,14 @@ struct bt_dfunc {
 
 struct bt_symtab;
 
-/* Open the ELF file PATH.  */
+/* Open the ELF file PATH (its separate debug file looked for under
+   BT_DEBUG_FILE_DIRECTORY).  */
 int bt_symtab_open_file(struct bt_symtab **symtab, const char *path);
+
+/* The same, with GDB's debug-file-directory DEBUG_DIR (NULL: the
+   default; "": no separate debug files).  */
+int bt_symtab_open_file_in(struct bt_symtab **symtab, const char *path,
+			   const char *debug_dir);
 
 /* Open an ELF image held in memory (not copied; must outlive SYMTAB).  */
 int bt_symtab_open_memory(struct bt_symtab **symtab, const uint8_t *bytes,
@@ -65,6 +71,12 @@ int bt_symtab_data_msym(const struct bt_symtab *symtab, uint64_t address,
 /* PC's line and file (as GDB displays it); -bte_notfound.  */
 int bt_symtab_line(const struct bt_symtab *symtab, uint64_t pc, int *line,
 		   const char **file);
+
+/* bt_symtab_line, and [*LO, *HI): addresses around PC with the same
+   answer (*LO = *HI = PC + 1 where there is none to give).  */
+int bt_symtab_line_extent(const struct bt_symtab *symtab, uint64_t pc,
+			  int *line, const char **file, uint64_t *lo,
+			  uint64_t *hi);
 
 /* The source lines GDB's instruction history shows at PC ([*BEGIN,
    *END), empty if none start there), PC's file as GDB displays it and

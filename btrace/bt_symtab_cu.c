@@ -52,6 +52,7 @@ static int bt_cus_add(struct bt_cus *cus, size_t *cap, Dwarf_Off die_off)
 	cus->v[cus->n].die_off = die_off;
 	cus->v[cus->n].loaded = 0;
 	cus->v[cus->n].indexed = 0;
+	cus->v[cus->n].lines = NULL;
 	cus->n += 1;
 	return 0;
 }
@@ -73,8 +74,8 @@ static int bt_cus_load(struct bt_symtab *st, uint32_t i)
 	return errcode < 0 ? errcode : 1;
 }
 
-/* The CU whose DIE is at DIE_OFF, or -1; CUs are in offset order.  */
-static long bt_cus_find(const struct bt_cus *cus, Dwarf_Off die_off)
+/* CUs are in offset order.  */
+long bt_cus_index_of(const struct bt_cus *cus, Dwarf_Off die_off)
 {
 	size_t lo = 0, hi = cus->n;
 
@@ -111,7 +112,7 @@ static int bt_cus_index_aranges(struct bt_symtab *st, size_t *rcap)
 
 		if (!ar || dwarf_getarangeinfo(ar, &low, &len, &die_off) != 0)
 			continue;
-		i = bt_cus_find(cus, die_off);
+		i = bt_cus_index_of(cus, die_off);
 		if (i < 0 || !len)
 			continue;
 		cus->v[i].indexed = 1;
@@ -235,6 +236,7 @@ int bt_symtab_dwarf_open(struct bt_symtab *st)
 	st->dwarf = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
 	if (!st->dwarf)
 		return 0;
+	bt_symtab_lines_open(st);
 	return bt_cus_index(st);
 }
 
@@ -274,6 +276,35 @@ int bt_symtab_dwarf_need(struct bt_symtab *st, uint64_t addr, uint64_t *hi)
 	return read ? bt_symtab_dwarf_sort(st) : 0;
 }
 
+int bt_cus_range_of(const struct bt_cus *cus, uint64_t addr, uint32_t cu,
+		    uint64_t *lo, uint64_t *hi)
+{
+	size_t k = 0, top = cus->nranges, next;
+
+	while (k < top) {
+		size_t mid = k + (top - k) / 2;
+
+		if (cus->ranges[mid].low <= addr)
+			k = mid + 1;
+		else
+			top = mid;
+	}
+	next = k;
+	for (; k > 0 && cus->max_high[k - 1] > addr; --k) {
+		const struct bt_cu_range *r = &cus->ranges[k - 1];
+
+		if (r->cu != cu || r->high <= addr)
+			continue;
+		*lo = r->low;
+		*hi = r->high;
+		/* Another CU's range starting inside ends the answer.  */
+		if (next < cus->nranges && cus->ranges[next].low < *hi)
+			*hi = cus->ranges[next].low;
+		return 0;
+	}
+	return -bte_notfound;
+}
+
 int bt_symtab_dwarf_load_all(struct bt_symtab *st)
 {
 	int errcode = bt_symtab_dwarf_open(st);
@@ -292,6 +323,8 @@ size_t bt_symtab_dwarf_cus(const struct bt_symtab *st, size_t *loaded)
 
 void bt_cus_fini(struct bt_cus *cus)
 {
+	for (size_t i = 0; i < cus->n; ++i)
+		bt_cu_lines_release(cus->v[i].lines);
 	free(cus->v);
 	free(cus->ranges);
 	free(cus->max_high);

@@ -94,7 +94,11 @@ static int bt_symtab_add_dfunc(struct bt_symtab *st, uint32_t cu_index,
 
 	if (!name || dwarf_hasattr(die, DW_AT_declaration))
 		return 0;
-	file = bt_symtab_file_name(st, cu, dwarf_decl_file(die));
+	/* A function without a file (an assembler's) is in the CU's main
+	   file's symtab for GDB.  */
+	file = dwarf_hasattr_integrate(die, DW_AT_decl_file) ?
+		bt_symtab_file_name(st, cu, dwarf_decl_file(die)) :
+		bt_symtab_intern(st, dwarf_diename(cu) ? dwarf_diename(cu) : "");
 	has_entry = dwarf_entrypc(die, &entry) == 0;
 
 	/* A function may have several ranges (hot/cold parts).  */
@@ -240,161 +244,86 @@ int bt_symtab_dfunc(const struct bt_symtab *cst, uint64_t pc,
 	return 0;
 }
 
-static int bt_row(Dwarf_Lines *rows, size_t i, Dwarf_Addr *addr, int *line,
-		  bool *stmt, bool *end)
-{
-	Dwarf_Line *l = dwarf_onesrcline(rows, i);
-
-	if (!l || dwarf_lineaddr(l, addr) || dwarf_lineno(l, line) ||
-	    dwarf_linebeginstatement(l, stmt) || dwarf_lineendsequence(l, end))
-		return -1;
-	return 0;
-}
-
-/* GDB's find_pc_line on one CU's rows: the last row at or below ADDR;
-   if it is not a statement, an earlier statement row of the same file
-   at the same address (stopping at line 0 and sequence ends).  */
-static Dwarf_Line *bt_symtab_find_row(Dwarf_Die *cu, uint64_t addr)
-{
-	Dwarf_Lines *rows;
-	size_t n, lo = 0, hi, i, k;
-	Dwarf_Addr a, ra;
-	int line, kline;
-	bool stmt, end, kstmt, kend;
-	const char *file;
-
-	if (dwarf_getsrclines(cu, &rows, &n) != 0 || !n)
-		return NULL;
-	hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (bt_row(rows, mid, &a, &line, &stmt, &end) < 0)
-			return NULL;
-		if (a <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	i = lo - 1;
-	if (bt_row(rows, i, &ra, &line, &stmt, &end) < 0 || end || !line)
-		return NULL;
-	if (stmt)
-		return dwarf_onesrcline(rows, i);
-
-	file = dwarf_linesrc(dwarf_onesrcline(rows, i), NULL, NULL);
-	for (k = i; k-- > 0;) {
-		const char *kfile;
-
-		if (bt_row(rows, k, &a, &kline, &kstmt, &kend) < 0 || a != ra ||
-		    kend || !kline)
-			break;
-		kfile = dwarf_linesrc(dwarf_onesrcline(rows, k), NULL, NULL);
-		if (!file || !kfile || strcmp(file, kfile) != 0)
-			continue;
-		if (kstmt)
-			return dwarf_onesrcline(rows, k);
-	}
-	return dwarf_onesrcline(rows, i);
-}
-
-/* PC's CU and its row (find_pc_line's choice), NULL if none; *ADDR is PC
-   at link time.  */
-static Dwarf_Line *bt_symtab_pc_row(const struct bt_symtab *st, uint64_t pc,
-				    Dwarf_Die *cu, uint64_t *addr)
-{
-	if (!st || bt_symtab_dwarf_open((struct bt_symtab *) st) < 0 ||
-	    !st->dwarf)
-		return NULL;
-	*addr = pc - st->bias;
-	if (!dwarf_addrdie(st->dwarf, *addr, cu))
-		return NULL;
-	return bt_symtab_find_row(cu, *addr);
-}
-
 int bt_symtab_line(const struct bt_symtab *cst, uint64_t pc, int *line,
 		   const char **file)
 {
 	struct bt_symtab *st = (struct bt_symtab *) cst;
-	Dwarf_Die cu;
-	Dwarf_Line *dl;
-	int lineno;
-	uint64_t addr;
+	const struct bt_cu_lines *cl;
+	const struct bt_lspan *sp;
 
-	dl = bt_symtab_pc_row(st, pc, &cu, &addr);
-	if (!dl || dwarf_lineno(dl, &lineno) != 0)
+	if (!st)
+		return -bte_notfound;
+	sp = bt_symtab_line_span(st, pc - st->bias, &cl);
+	if (!sp)
 		return -bte_notfound;
 	if (line)
-		*line = lineno;
+		*line = sp->line;
 	if (file)
-		*file = bt_symtab_file_name(st, &cu,
-					    dwarf_linesrc(dl, NULL, NULL));
+		*file = cl->subs[sp->sub].name;
 	return 0;
 }
 
-/* GDB's btrace_find_line_range on one CU: the lines of the statement rows
-   at exactly PC in the file of PC's line, by GDB's arithmetic (a line
-   above the range moves its end to that line, not past it).  */
+int bt_symtab_line_extent(const struct bt_symtab *cst, uint64_t pc,
+			  int *line, const char **file, uint64_t *lo,
+			  uint64_t *hi)
+{
+	struct bt_symtab *st = (struct bt_symtab *) cst;
+	const struct bt_cu_lines *cl = NULL;
+	const struct bt_lspan *sp;
+	uint64_t a, b;
+
+	*lo = pc;
+	*hi = pc + 1;
+	if (!st)
+		return -bte_notfound;
+	sp = bt_symtab_line_span_extent(st, pc - st->bias, &cl, &a, &b);
+	if (b > a) {
+		*lo = a + st->bias;
+		*hi = b + st->bias;
+	}
+	if (!sp)
+		return -bte_notfound;
+	*line = sp->line;
+	*file = cl->subs[sp->sub].name;
+	return 0;
+}
+
+/* GDB's btrace_find_line_range: the lines of the statement rows at
+   exactly PC in the table of PC's line, but that table's last row, by
+   GDB's arithmetic (a line above the range moves its end to that line,
+   not past it).  */
 int bt_symtab_line_range(const struct bt_symtab *cst, uint64_t pc,
 			 int *begin, int *end, const char **file,
 			 const char **path)
 {
 	struct bt_symtab *st = (struct bt_symtab *) cst;
-	Dwarf_Die cu;
-	Dwarf_Lines *rows;
-	Dwarf_Line *dl;
-	const char *src;
-	size_t n;
+	const struct bt_cu_lines *cl;
+	const struct bt_lspan *sp;
+	const struct bt_lsub *s;
 	uint64_t addr;
+	size_t lo = 0, hi;
 
 	*begin = *end = 0;
-	dl = bt_symtab_pc_row(st, pc, &cu, &addr);
-	if (!dl || dwarf_getsrclines(&cu, &rows, &n) != 0)
+	if (!st)
 		return -bte_notfound;
-	src = dwarf_linesrc(dl, NULL, NULL);
-	if (!src)
+	addr = pc - st->bias;
+	sp = bt_symtab_line_span(st, addr, &cl);
+	if (!sp)
 		return -bte_notfound;
+	s = &cl->subs[sp->sub];
+	hi = s->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
 
-	/* The rows GDB records (dwarf_record_line_p): within a sequence, a
-	   row repeating the last line of the same file is dropped once that
-	   line has had a non-zero discriminator (loop parts).  */
-	const char *last_src = NULL;
-	int last_line = 0, nonzero_disc = 0;
-
-	for (size_t i = 0; i < n; ++i) {
-		Dwarf_Line *row = dwarf_onesrcline(rows, i);
-		Dwarf_Addr a;
-		int line;
-		bool stmt, endseq;
-		unsigned int disc = 0;
-		const char *rsrc;
-		int recorded;
-
-		if (bt_row(rows, i, &a, &line, &stmt, &endseq) < 0)
-			break;
-		if (endseq) {
-			last_src = NULL;
-			last_line = 0;
-			nonzero_disc = 0;
-			continue;
-		}
-		rsrc = dwarf_linesrc(row, NULL, NULL);
-		dwarf_linediscriminator(row, &disc);
-		if (rsrc != last_src || line != last_line)
-			nonzero_disc = disc != 0;
+		if (s->v[mid].pc < addr)
+			lo = mid + 1;
 		else
-			nonzero_disc |= disc != 0;
-		if (!line)
-			continue;
-		recorded = rsrc != last_src || line != last_line ||
-			!nonzero_disc;
-		last_src = rsrc;
-		last_line = line;
+			hi = mid;
+	}
+	for (size_t i = lo; i + 1 < s->n && s->v[i].pc == addr; ++i) {
+		int line = s->v[i].line;
 
-		if (!recorded || a != addr || !stmt || !rsrc ||
-		    strcmp(rsrc, src) != 0)
+		if (!line || !s->v[i].is_stmt)
 			continue;
 		if (*end <= *begin) {
 			*begin = line;
@@ -405,9 +334,9 @@ int bt_symtab_line_range(const struct bt_symtab *cst, uint64_t pc,
 			*end = line;
 	}
 	if (file)
-		*file = bt_symtab_file_name(st, &cu, src);
+		*file = s->name;
 	if (path)
-		*path = bt_symtab_intern(st, src);
+		*path = s->path;
 	return 0;
 }
 
@@ -415,26 +344,15 @@ int bt_symtab_line_bounds(const struct bt_symtab *cst, uint64_t pc,
 			  uint64_t *start, uint64_t *end)
 {
 	struct bt_symtab *st = (struct bt_symtab *) cst;
-	Dwarf_Die cu;
-	Dwarf_Lines *rows;
-	Dwarf_Line *dl;
-	Dwarf_Addr a, row_addr;
-	size_t n;
-	uint64_t addr;
+	const struct bt_cu_lines *cl;
+	const struct bt_lspan *sp;
 
-	dl = bt_symtab_pc_row(st, pc, &cu, &addr);
-	if (!dl || dwarf_lineaddr(dl, &row_addr) != 0 ||
-	    dwarf_getsrclines(&cu, &rows, &n) != 0)
+	if (!st)
 		return -bte_notfound;
-	*start = row_addr + st->bias;
-	*end = 0;
-	/* The row's end: the next higher address any row starts at.  */
-	for (size_t i = 0; i < n; ++i) {
-		Dwarf_Line *l = dwarf_onesrcline(rows, i);
-
-		if (l && dwarf_lineaddr(l, &a) == 0 && a > row_addr &&
-		    (!*end || a + st->bias < *end))
-			*end = a + st->bias;
-	}
+	sp = bt_symtab_line_span(st, pc - st->bias, &cl);
+	if (!sp)
+		return -bte_notfound;
+	*start = sp->row + st->bias;
+	*end = sp->end ? sp->end + st->bias : 0;
 	return 0;
 }

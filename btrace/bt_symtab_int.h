@@ -4,6 +4,7 @@
 #define BT_SYMTAB_INT_H
 
 #include "btrace/bt_inflate.h"
+#include "btrace/bt_line_header.h"
 #include "btrace/bt_symtab.h"
 
 #include <elfutils/libdw.h>
@@ -30,11 +31,48 @@ struct bt_cu_range {
 	uint32_t cu;
 };
 
+/* GDB's line tables of one CU (bt_symtab_lines.c).  A row: */
+struct bt_lent {
+	uint64_t pc;
+	int32_t line;             /* 0: an end marker */
+	uint32_t seq;             /* the order recorded */
+	uint8_t is_stmt;
+};
+
+/* One source file's table (GDB's subfile and its symtab).  */
+struct bt_lsub {
+	const char *name;         /* as GDB displays it */
+	const char *path;         /* where to read its text */
+	struct bt_lent *v;
+	size_t n;
+	uint32_t order;           /* in GDB's list of the CU's symtabs */
+};
+
+/* find_pc_line's answer for the addresses from PC to the next span:
+   LINE (0: none) of subfile SUB, the row's address ROW and the row's
+   end END (0 if no row follows).  */
+struct bt_lspan {
+	uint64_t pc, row, end;
+	int32_t line;
+	uint32_t sub;
+};
+
+struct bt_cu_lines {
+	struct bt_lsub *subs;     /* subs[0] is the CU's main file */
+	size_t nsubs;
+	uint32_t primary;         /* the subfile of functions without a file */
+	struct bt_lspan *spans;
+	size_t nspans;
+};
+
 struct bt_cu {
 	Dwarf_Off die_off;
 	int loaded;               /* its functions are in dfuncs */
 	int indexed;              /* .debug_aranges gave its ranges */
+	struct bt_cu_lines *lines;    /* read at the first line question */
 };
+
+
 
 /* The object's CUs, and their ranges sorted by low for finding the CUs
    an address is in (bt_symtab_cu.c).  */
@@ -63,6 +101,11 @@ struct bt_symtab {
 	Dwarf *dwarf;             /* from the file or its debug file */
 	struct bt_inflated inflated;   /* its compressed sections */
 	struct bt_cus cus;
+	struct bt_dsecs line_secs;
+	/* The last line span found, and the addresses it holds for.  */
+	const struct bt_lspan *last_span;
+	const struct bt_cu_lines *last_lines;
+	uint64_t last_lo, last_hi;
 	uint64_t bias;
 
 	/* GDB reads minimal symbols from both files and prefers the
@@ -74,7 +117,7 @@ struct bt_symtab {
 	   (the file's own), for naming data addresses in disassembly.  */
 	struct bt_xsec *dsecs;
 	size_t ndsecs;
-	struct bt_msyms data_syms;
+	struct bt_msyms data_syms, debug_data_syms;
 	/* The functions of the CUs read so far: link-time, the first
 	   nsorted sorted by low, then those of the CUs read last.  */
 	struct bt_dfunc_ent *dfuncs;
@@ -112,5 +155,30 @@ int bt_symtab_dwarf_cu_funcs(struct bt_symtab *st, Dwarf_Die *cu,
 
 /* Sort the functions appended since the last sort into the others.  */
 int bt_symtab_dwarf_sort(struct bt_symtab *st);
+
+/* [*LO, *HI): the range of CU (an index) holding ADDR, up to the next
+   range of any CU; -bte_notfound if none does.  */
+int bt_cus_range_of(const struct bt_cus *cus, uint64_t addr, uint32_t cu,
+		    uint64_t *lo, uint64_t *hi);
+
+/* The CU whose DIE is at DIE_OFF, or -1.  */
+long bt_cus_index_of(const struct bt_cus *cus, Dwarf_Off die_off);
+
+/* Find the line-table sections (after the DWARF is opened).  */
+void bt_symtab_lines_open(struct bt_symtab *st);
+
+/* find_pc_line for ADDR (link-time): the span and its CU's tables in
+   *LINES, or NULL where GDB finds no line.  */
+const struct bt_lspan *bt_symtab_line_span(struct bt_symtab *st,
+					   uint64_t addr,
+					   const struct bt_cu_lines **lines);
+
+/* bt_symtab_line_span, and [*LO, *HI) (link-time) where the answer
+   holds, empty if unknown.  */
+const struct bt_lspan *bt_symtab_line_span_extent(
+	struct bt_symtab *st, uint64_t addr, const struct bt_cu_lines **lines,
+	uint64_t *lo, uint64_t *hi);
+
+void bt_cu_lines_release(struct bt_cu_lines *cl);
 
 #endif

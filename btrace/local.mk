@@ -10,6 +10,8 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \
 	btrace/bt_symtab_cu.c \
+	btrace/bt_symtab_lines.c \
+	btrace/bt_line_header.c btrace/bt_line_header.h \
 	btrace/bt_inflate.c btrace/bt_inflate.h \
 	btrace/bt_plt.c btrace/bt_plt.h \
 	btrace/bt_debuglink.c btrace/bt_debuglink.h \
@@ -79,7 +81,12 @@ testsuite_btrace_bt_prog_SOURCES = testsuite/btrace/bt_prog.c
 testsuite_btrace_bt_prog_CFLAGS = -g -fno-inline
 # The traced inferiors take no flags from the tree's configuration, so a
 # sanitized build (make check-sanitize) records the same code.
-testsuite/btrace/bt_prog testsuite/btrace/bt_asm: CFLAGS =
+testsuite/btrace/bt_prog testsuite/btrace/bt_asm testsuite/btrace/bt_libc: CFLAGS =
+
+# The GDB oracle's libc calls (gdb_oracle.sh).
+check_PROGRAMS += testsuite/btrace/bt_libc
+testsuite_btrace_bt_libc_SOURCES = testsuite/btrace/bt_libc.c
+testsuite_btrace_bt_libc_CFLAGS = -g -O0 -fno-builtin
 
 check_PROGRAMS += testsuite/btrace/bt_asm
 testsuite_btrace_bt_asm_SOURCES = testsuite/btrace/bt_asm.c
@@ -206,6 +213,18 @@ TESTS += testsuite/unit/bt_symtab_cu_test
 testsuite_unit_bt_symtab_cu_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS) $(LIBDW_CFLAGS)
 testsuite_unit_bt_symtab_cu_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_symtab_cu_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_line_header_test
+TESTS += testsuite/unit/bt_line_header_test
+testsuite_unit_bt_line_header_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_line_header_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_line_header_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_symtab_lines_test
+TESTS += testsuite/unit/bt_symtab_lines_test
+testsuite_unit_bt_symtab_lines_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_symtab_lines_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_symtab_lines_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_plt_test
 TESTS += testsuite/unit/bt_plt_test

@@ -290,6 +290,11 @@ struct bt_symbol {
 /* BUNDLE must outlive IMAGE (page copies and paths stay in it).  */
 int bt_image_alloc(struct bt_image **image, const struct bt_bundle *bundle,
 		   struct bt_diag *diag);
+
+/* The same, separate debug files looked for under GDB's
+   debug-file-directory DEBUG_DIR (NULL: /usr/lib/debug; "": none).  */
+int bt_image_alloc_in(struct bt_image **image, const struct bt_bundle *bundle,
+		      const char *debug_dir, struct bt_diag *diag);
 void bt_image_free(struct bt_image *image);
 
 /* Fill SYM for the function containing PC; -bte_notfound if none.  */
@@ -379,6 +384,13 @@ enum bt_format bt_ftrace_format(const struct bt_ftrace *ftrace);
 
 /* Bytes of memory the decoded trace uses (blocks and segments).  */
 size_t bt_ftrace_memory(const struct bt_ftrace *ftrace);
+
+/* Call FN for each block of segment NUMBER in order: its first
+   instruction's address and its number of instructions; stops early
+   (returning its value) when FN returns non-zero.  */
+int bt_ftrace_for_each_block(const struct bt_ftrace *ftrace, uint32_t number,
+			     int (*fn)(uint64_t ip, uint32_t ninsn, void *ctx),
+			     void *ctx);
 
 /* Call FN for each instruction address of segment NUMBER in order; stops
    early (returning its value) when FN returns non-zero.  */

@@ -15,6 +15,7 @@ struct bt_tool {
 	unsigned int size;        /* function-call-history-size; 0 = all */
 	const char *format;       /* export's --format */
 	const char *output;       /* export's -o */
+	const char *debug_dir;    /* --debug-file-directory, or NULL */
 	const char *command;
 	const char *file;
 	int32_t thread;           /* --thread: the thread to work on, or 0 */
@@ -61,6 +62,9 @@ static void bt_usage(FILE *out)
 	      "lists them;\n"
 	      "               the default is the trigger's, else the "
 	      "first)\n"
+	      "  --debug-file-directory=DIR  where separate debug files are\n"
+	      "               (GDB's setting; default /usr/lib/debug, empty "
+	      "for none)\n"
 	      "  --size=N     the history window (GDB's "
 	      "function-call-history-size or\n"
 	      "               instruction-history-size, default 10; 0 is "
@@ -99,7 +103,9 @@ static int bt_parse_args(struct bt_tool *tool, int argc, char **argv)
 				return -1;
 			}
 			tool->thread = (int32_t) n;
-		} else if (strncmp(a, "--size=", 7) == 0) {
+		} else if (strncmp(a, "--debug-file-directory=", 23) == 0)
+			tool->debug_dir = a + 23;
+		else if (strncmp(a, "--size=", 7) == 0) {
 			char *end;
 			unsigned long n;
 
@@ -205,7 +211,8 @@ static int bt_session_open(struct bt_session *s, const struct bt_tool *tool)
 	clock_gettime(CLOCK_MONOTONIC, &line.start);
 	errcode = bt_load_input(&s->bundle, tool, &diag);
 	if (errcode >= 0)
-		errcode = bt_image_alloc(&s->image, &s->bundle, &diag);
+		errcode = bt_image_alloc_in(&s->image, &s->bundle,
+					    tool->debug_dir, &diag);
 	if (errcode >= 0)
 		errcode = bt_ftrace_build_progress(&s->ftrace, &s->bundle,
 						   s->image, &diag,

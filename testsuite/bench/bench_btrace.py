@@ -24,7 +24,16 @@ its fixed cost (symbols, line tables).  Best of several runs each
 (median too), with the median CPU time (user plus system) beside.
 Targets: ptbtrace >= 5x faster than GDB's decode plus history, and
 within 2x of the bare loop's process.  GDB's
-history is also written to a file once and compared with ptbtrace's."""
+history is also written to a file once and compared with ptbtrace's.
+
+A second table puts the separate debug files (libc6-dbg, under
+/usr/lib/debug) side by side with none (GDB's `set debug-file-directory`
+to a missing directory, ptbtrace's --debug-file-directory the same):
+each has its own recording of the same program, on which GDB and
+ptbtrace run `call-history` and `call-history /ilc` (line lookups in a
+large DWARF file; target: /ilc >= 20x faster than GDB's decode plus
+/ilc with the debug files).  BENCH_DEBUG=with or without runs one
+column only."""
 
 import filecmp
 import os
@@ -46,16 +55,25 @@ FAST_REPS = int(os.environ.get("BENCH_FAST_REPS", "7"))
 PROG = os.path.join(b.BENCH, "bench_prog")
 ARG = "calls:" + os.environ.get("BENCH_CALLS_N", "28")
 SMALL_ARG = "calls:18"
+# The debug-file table's trace: about 2.3M instructions.
+DEBUG_ARG = "calls:" + os.environ.get("BENCH_DEBUG_CALLS_N", "25")
 RING = 64 << 20
 PTBTRACE = b.program(os.path.join(b.BUILD, "ptbtrace"))
+# No separate debug files: a directory that does not exist.
+NO_DEBUG = "/nonexistent-debug-file-directory"
 BLK_LOOP = b.program(os.path.join(b.BENCH, "blk_loop"))
 
 
-def gdb_record(arg, bundle, gdb_history, rounds):
+def gdb_record(arg, bundle, gdb_history, rounds, debug_dir=None,
+               ilc_history=None):
     """Record ARG through the stub into BUNDLE; then ROUNDS timed rounds
-    of GDB's decode and history (after one written to GDB_HISTORY)."""
+    of GDB's decode and history (after one written to GDB_HISTORY), and
+    with ILC_HISTORY (the first round's /ilc history) of the history
+    with /ilc.  DEBUG_DIR is GDB's debug-file-directory if not None."""
     stub = b.Stub(PROG, arg)
-    script = ("target remote 127.0.0.1:%d\n"
+    script = ("set debug-file-directory %s\n" % debug_dir
+              if debug_dir else "")
+    script += ("target remote 127.0.0.1:%d\n"
               "break work\n"
               "continue\n"
               "set record btrace pt buffer-size %d\n"
@@ -79,6 +97,19 @@ def gdb_record(arg, bundle, gdb_history, rounds):
                    "set logging enabled off\n"
                    "python print('bench: history%s %%.6f' %% "
                    "(time.perf_counter() - bench_t0))\n" % key)
+        if ilc_history:
+            # The history continues where the last one stopped, unless
+            # reset.
+            script += ("record goto end\n"
+                       "set logging file %s\n"
+                       % (ilc_history if rep == 0 else "/dev/null")
+                       + "python import time; bench_t0 = "
+                       "time.perf_counter()\n"
+                       "set logging enabled on\n"
+                       "record function-call-history /ilc\n"
+                       "set logging enabled off\n"
+                       "python print('bench: ilc%s %%.6f' %% "
+                       "(time.perf_counter() - bench_t0))\n" % key)
     script += "kill\n"
     try:
         out = b.gdb_batch(PROG, script, timeout=3600, cpu=None)
@@ -87,9 +118,14 @@ def gdb_record(arg, bundle, gdb_history, rounds):
     counts = re.search(r"Recorded (\d+) instructions in (\d+) functions "
                        r"\((\d+) gaps\)", out)
     decode, history = b.timings(out, "decode"), b.timings(out, "history")
+    ilc = b.timings(out, "ilc")
     if rounds and (not counts or len(decode) != rounds
-                   or len(history) != rounds):
+                   or len(history) != rounds
+                   or (ilc_history and len(ilc) != rounds)):
         raise RuntimeError("unexpected GDB output:\n" + out)
+    if ilc_history:
+        return ([int(c) for c in counts.groups()] if rounds else None), \
+            decode, history, ilc
     return ([int(c) for c in counts.groups()] if rounds else None), \
         decode, history
 
@@ -223,5 +259,95 @@ def main():
     return 0
 
 
+def debug_column(debug_dir):
+    """One column of the debug-file table: a recording, GDB's rounds
+    and ptbtrace's runs with debug-file-directory DEBUG_DIR (None: the
+    default).  A dict of best times, the run's facts and notes."""
+    tag = "nodebug" if debug_dir else "debug"
+    bundle = os.path.join(b.OUT, "calls-%s.bundle" % tag)
+    gdb_hist = os.path.join(b.OUT, "gdb-call-history-%s.txt" % tag)
+    gdb_ilc = os.path.join(b.OUT, "gdb-call-history-ilc-%s.txt" % tag)
+    (insns, functions, _), decode, history, ilc = gdb_record(
+        DEBUG_ARG, bundle, gdb_hist, REPS, debug_dir, gdb_ilc)
+    extra = ["--debug-file-directory=" + debug_dir] if debug_dir else []
+    plain_argv = [PTBTRACE] + extra + ["--size=0", "call-history", bundle]
+    ilc_argv = [PTBTRACE] + extra + ["--size=0", "call-history", "/ilc",
+                                     bundle]
+    same = []
+    for argv, want in ((plain_argv, gdb_hist), (ilc_argv, gdb_ilc)):
+        ours = os.path.join(b.OUT, "ptbtrace-%s" % os.path.basename(want))
+        wall(argv, ours, pin=False)
+        same.append(filecmp.cmp(want, ours, shallow=False))
+    cpu = {}
+
+    def runs(key, argv):
+        cpu[key] = []
+        return [wall(argv, "/dev/null", None, cpu[key], False)
+                for _ in range(FAST_REPS)]
+
+    col = {
+        "gdb": min(d + h for d, h in zip(decode, history)),
+        "gdb_ilc": min(d + i for d, i in zip(decode, ilc)),
+        "gdb_ilc_alone": min(ilc),
+        "ptb": min(runs("ptb", plain_argv)),
+        "ptb_ilc": min(runs("ilc", ilc_argv)),
+    }
+    col["ptb_cpu"] = b.best_median(cpu["ptb"])[1]
+    col["ptb_ilc_cpu"] = b.best_median(cpu["ilc"])[1]
+    col["facts"] = "%d instructions in %d functions; outputs %s" % (
+        insns, functions, "identical to GDB's" if all(same)
+        else "DIFFERENT from GDB's (plain %s, /ilc %s)" % tuple(
+            "same" if x else "differs" for x in same))
+    return col
+
+
+def debug_table():
+    """GDB and ptbtrace with and without the separate debug files."""
+    which = os.environ.get("BENCH_DEBUG", "both")
+    cols = []
+    if which in ("both", "with"):
+        cols.append(("with debug files", debug_column(None)))
+    if which in ("both", "without"):
+        cols.append(("without", debug_column(NO_DEBUG)))
+
+    def secs(key):
+        return ["%.3f s" % c[key] for _, c in cols]
+
+    def ratio(num, den):
+        return ["%.1fx" % (c[num] / c[den]) for _, c in cols]
+
+    rows = [
+        ["GDB info record + call-history"] + secs("gdb"),
+        ["GDB info record + call-history /ilc"] + secs("gdb_ilc"),
+        ["  GDB call-history /ilc alone"] + secs("gdb_ilc_alone"),
+        ["ptbtrace call-history"] + secs("ptb"),
+        ["ptbtrace call-history /ilc"] + secs("ptb_ilc"),
+        ["  cpu, call-history"] + ["%.3f s" % c["ptb_cpu"]
+                                   for _, c in cols],
+        ["  cpu, call-history /ilc"] + ["%.3f s" % c["ptb_ilc_cpu"]
+                                        for _, c in cols],
+        ["GDB / ptbtrace, call-history"] + ratio("gdb", "ptb"),
+        ["GDB / ptbtrace, call-history /ilc"] + ratio("gdb_ilc", "ptb_ilc"),
+        ["ptbtrace /ilc over plain"] + ratio("ptb_ilc", "ptb"),
+    ]
+    notes = ["trace: bench_prog %s recorded once per column; %s: %s"
+             % (DEBUG_ARG, name, c["facts"]) for name, c in cols]
+    notes.append(
+        "separate debug files: %s; 'without' sets GDB's "
+        "debug-file-directory and ptbtrace's --debug-file-directory to %s; "
+        "times are the best of %d runs (GDB) and %d (ptbtrace, on every "
+        "CPU), cpu the median; target: GDB / ptbtrace /ilc >= 20x with "
+        "the debug files" % (
+            "installed" if os.path.isdir("/usr/lib/debug/.build-id")
+            else "NOT installed (install libc6-dbg)", NO_DEBUG, REPS,
+            FAST_REPS))
+    b.table("bench-btrace-debug",
+            ["%s trace" % DEBUG_ARG] + [name for name, _ in cols], rows,
+            notes)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    if os.environ.get("BENCH_DEBUG", "both") != "none":
+        debug_table()
+    sys.exit(status)

@@ -12,6 +12,11 @@
 # first packet question uses the default window.  Then the replay
 # cursor: landings of scripts of steps (see run_replay).  ORACLE_KEEP=1
 # keeps the transcripts.  Skips only without GDB.
+#
+# The libc case (bt_libc) asks about libc through its separate debug
+# file (libc6-dbg): functions from assembler sources, inlined headers'
+# lines, and windows of a few lines; every case's folded export must sum
+# to `info record`'s count.
 set -u
 build=${top_builddir:-.}
 src=${top_srcdir:-.}
@@ -28,13 +33,19 @@ skip() {
 
 command -v "$gdb" >/dev/null 2>&1 || skip "no GDB"
 for f in "$stub" "$tool" "$build/testsuite/btrace/bt_prog" \
+	 "$build/testsuite/btrace/bt_libc" \
 	 "$build/testsuite/programs/bin/btrace"; do
 	[ -x "$f" ] || { echo "FAIL: $f is not built"; exit 1; }
 done
 
-# The questions: GDB's command | ptbtrace's arguments.  "@" in GDB's column
-# separates commands run before the marker (settings) from the question.
+# The questions of set $1 (all, or libc): GDB's command | ptbtrace's
+# arguments.  "@" in GDB's column separates commands run before the
+# marker (settings) from the question.
 questions() {
+	if [ "$1" = libc ]; then
+		libc_questions
+		return
+	fi
 	cat <<'EOF'
 info record|info
 maint info btrace|maint-info
@@ -76,15 +87,40 @@ maint btrace packet-history 1,+3|packets 1,+3
 EOF
 }
 
-# The GDB script that asks every question after the recording commands
-# in $tmp/record.
+# Whole libc histories with lines, and windows of N lines; the PLT jumps
+# at the start (their GOT slots named NAME@got.plt, *ABS*@got.plt).
+libc_questions() {
+	cat <<'EOF'
+info record|info
+record function-call-history /ilc|call-history /ilc
+set record function-call-history-size unlimited@record function-call-history /ilc|--size=0 call-history /ilc
+set record function-call-history-size unlimited@record function-call-history /lc 100|--size=0 call-history /lc 100
+set record function-call-history-size 1@record function-call-history /ilc|--size=1 call-history /ilc
+set record function-call-history-size 1@record function-call-history /ilc -|--size=1 call-history /ilc -
+set record function-call-history-size 2@record function-call-history /c -|--size=2 call-history /c -
+set record function-call-history-size 2@record function-call-history /ilc 1|--size=2 call-history /ilc 1
+set record function-call-history-size 5@record function-call-history /ilc|--size=5 call-history /ilc
+set record function-call-history-size 5@record function-call-history /il 40|--size=5 call-history /il 40
+set record function-call-history-size 7@record function-call-history /lc 150,+9|--size=7 call-history /lc 150,+9
+set record function-call-history-size 3@record function-call-history /ilc 300,-6|--size=3 call-history /ilc 300,-6
+set record instruction-history-size 1@record instruction-history|--size=1 insn-history
+set record instruction-history-size 3@record instruction-history /f -|--size=3 insn-history /f -
+set record instruction-history-size 6@record instruction-history /s 1|--size=6 insn-history /s 1
+set record instruction-history-size 5@record instruction-history /m 3000|--size=5 insn-history /m 3000
+set record instruction-history-size 3@record instruction-history 8|--size=3 insn-history 8
+set record instruction-history-size 6@record instruction-history /r 718|--size=6 insn-history /r 718
+EOF
+}
+
+# The GDB script that asks every question of set $1 after the recording
+# commands in $tmp/record.
 gdb_script() {
 	n=0
 	cat "$tmp/record"
 	# An error would end GDB's sourced script: catch it, print its text.
 	printf 'python\ndef q(c):\n  try:\n    gdb.execute(c)\n'
 	printf '  except gdb.error as e:\n    print(e)\nend\n'
-	questions | while IFS='|' read -r gdbcmd ours; do
+	questions "$1" | while IFS='|' read -r gdbcmd ours; do
 		n=$((n + 1))
 		case $gdbcmd in
 		*@*) pre=${gdbcmd%%@*}; gdbcmd=${gdbcmd#*@} ;;
@@ -111,6 +147,9 @@ record_script() {
 		echo "set width 0"
 		echo "set height 0"
 		echo "handle SIGUSR1 nostop noprint pass"
+		# A loaded machine must not make GDB give up on a reply
+		# (the default is 2 s) and lose its place in the protocol.
+		echo "set remotetimeout 60"
 		echo "target remote | $stub - $2"
 		# GDB fetches its trace before the stub saves it: after a save,
 		# ptstub's BTS delta read answers with the last block only.
@@ -121,26 +160,30 @@ delete|"
 }
 
 # run_gdb NAME: run $tmp/NAME.gdb; fails the case if no bundle was saved.
+# GDB's error stream goes with its output, as ptbtrace's does below
+# (GDB flushes its output before it writes an error, such as a source
+# file it cannot open).
 run_gdb() {
 	timeout 300 "$gdb" -nx -batch -x "$tmp/$1.gdb" >"$tmp/$1.out" \
-		2>"$tmp/$1.err" </dev/null
+		2>&1 </dev/null
 	[ -s "$tmp/$1.ptb" ] && return 0
 	echo "FAIL: $1: no bundle saved; GDB said:"
-	tail -20 "$tmp/$1.out" "$tmp/$1.err" | sed 's/^/  /'
+	tail -20 "$tmp/$1.out" | sed 's/^/  /'
 	echo x >>"$tmp/failed"
 	return 1
 }
 
-# run_case NAME FORMAT PROGRAM: recording commands on stdin.
+# run_case NAME FORMAT PROGRAM [SET]: recording commands on stdin.
 run_case() {
-	name=$1 format=$2 prog=$3
+	name=$1 format=$2 prog=$3 set=${4:-all}
 	bundle=$tmp/$name.ptb
 	record_script "$format" "$prog" "$bundle"
-	gdb_script >"$tmp/$name.gdb"
+	gdb_script "$set" >"$tmp/$name.gdb"
 	run_gdb "$name" || return
+	check_folded "$name" "$bundle"
 
 	n=0
-	questions | while IFS='|' read -r gdbcmd ours; do
+	questions "$set" | while IFS='|' read -r gdbcmd ours; do
 		n=$((n + 1))
 		gdbcmd=${gdbcmd#*@}
 		# GDB's errors are caught and printed (q in gdb_script), as
@@ -150,7 +193,7 @@ run_case() {
 		# A transcript cut short: GDB died or timed out.
 		grep -q "^==e$n\$" "$tmp/$name.out" || {
 			echo "FAIL: $name: GDB stopped at '$gdbcmd':"
-			tail -5 "$tmp/$name.err" | sed 's/^/  /'
+			tail -5 "$tmp/$name.out" | sed 's/^/  /'
 			echo x >>"$tmp/failed"
 			break
 		}
@@ -166,6 +209,24 @@ run_case() {
 			echo x >>"$tmp/failed"
 		fi
 	done
+}
+
+# check_folded NAME BUNDLE: the folded stacks' instructions sum to the
+# count of GDB's `info record` (taken as the trace was saved), gaps
+# aside (GDB numbers a gap as an instruction).
+check_folded() {
+	rec=$(grep -m1 '^Recorded [0-9]* instructions' "$tmp/$1.out")
+	insns=$(echo "$rec" | sed 's/^Recorded \([0-9]*\) .*/\1/')
+	gaps=$(echo "$rec" | sed 's/.*(\([0-9]*\) gaps).*/\1/')
+	sum=$("$tool" export --format=folded "$2" 2>&1 |
+		awk '{ s += $NF } END { print s + 0 }')
+	if [ -n "$insns" ] && [ "$sum" = $((insns - gaps)) ]; then
+		echo "ok: $1: folded stacks sum to $sum instructions"
+		echo x >>"$tmp/passed"
+	else
+		echo "FAIL: $1: folded stacks sum to $sum, GDB: $rec"
+		echo x >>"$tmp/failed"
+	fi
 }
 
 # The recording commands: from a breakpoint at START (then the commands
@@ -244,6 +305,18 @@ between misc_region end_deep | run_case misc_deep pt "$btp"
 between begin_wrap end_wrap "set record btrace pt buffer-size 4096" |
 	run_case spin_wrap pt "$btp"
 between main "$close" | run_case bt_prog_bts bts "$prog"
+# The libc case is about libc's separate debug file (bootstrap installs
+# libc6-dbg); without it the case would ask nothing new.
+libc_id=$(readelf -n "$(ldd "$build/testsuite/btrace/bt_libc" 2>/dev/null |
+	awk '/libc\.so/ { print $3 }')" 2>/dev/null |
+	awk '/Build ID/ { print $3 }')
+libc_debug=/usr/lib/debug/.build-id/$(echo "$libc_id" | cut -c1-2)/$(echo "$libc_id" | cut -c3-).debug
+if [ -n "$libc_id" ] && [ -f "$libc_debug" ]; then
+	between begin_libc end_libc |
+		run_case libc pt "$build/testsuite/btrace/bt_libc" libc
+else
+	echo "SKIP: libc case: no separate debug file for libc (libc6-dbg)"
+fi
 between begin_region end_region finish | run_case region1_bts bts "$btp"
 
 # No forward command may start at the live end: GDB would run the

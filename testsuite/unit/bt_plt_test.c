@@ -2,6 +2,7 @@
    sections, `info symbol` in GDB and bt_plt_scan must agree.  */
 #define _GNU_SOURCE
 #include "btrace/bt_plt.h"
+#include "btrace/bt_msym_name.h"
 #include "btrace/ptbtrace.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
@@ -164,4 +165,56 @@ Test(bt_plt, irelative_entries_are_named_by_their_addend)
 	pclose(nm);
 	if (!checked)
 		cr_skip_test("nm lists no *ABS* PLT entries in %s", libc);
+}
+
+/* GOT slots filled through the PLT: GDB's data symbols "NAME@got.plt"
+   (elf_rel_plt_read), against `info symbol` on libc's slots.  */
+Test(bt_plt, got_plt_slots_are_named_as_gdb_names_them)
+{
+	static const char libc[] = "/lib/x86_64-linux-gnu/libc.so.6";
+	const char *gdb = getenv("GDB");
+	struct found f = { { 0 }, { 0 }, 0 };
+	char *cmd = NULL, line[1024];
+	size_t len = 0;
+	FILE *out, *in;
+	Elf *elf;
+	int fd;
+
+	if (!gdb || !gdb[0] || strcmp(gdb, "no") == 0)
+		cr_skip_test("GDB is not available as the oracle");
+	fd = open(libc, O_RDONLY);
+	if (fd < 0)
+		cr_skip_test("no %s", libc);
+	elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	cr_assert_eq(bt_got_plt_scan(elf, add, &f), 0);
+	elf_end(elf);
+	close(fd);
+	cr_assert_gt(f.n, 0, "no GOT slots found");
+
+	out = open_memstream(&cmd, &len);
+	fprintf(out, "'%s' -nx -batch", gdb);
+	for (size_t i = 0; i < f.n; ++i)
+		fprintf(out, " -ex 'info symbol 0x%llx'",
+			(unsigned long long) f.address[i]);
+	fprintf(out, " '%s' 2>/dev/null", libc);
+	fclose(out);
+	in = popen(cmd, "r");
+	cr_assert_not_null(in);
+	for (size_t i = 0; i < f.n; ++i) {
+		char want[300];
+
+		char pn[300];
+
+		cr_assert_not_null(fgets(line, sizeof(line), in), "slot %zu", i);
+		/* info symbol prints the print name (GDB decodes "@got.plt"
+		   to "@got[plt]"); disassembly the linkage name.  */
+		snprintf(want, sizeof(want), "%s in section ",
+			 bt_msym_print_name(f.name[i], pn, sizeof(pn)));
+		cr_assert(strncmp(line, want, strlen(want)) == 0,
+			  "GDB: %s, we: %s", line, f.name[i]);
+		free(f.name[i]);
+	}
+	pclose(in);
+	free(cmd);
 }

@@ -60,6 +60,12 @@ Test(bt_segs, levels_follow_settings_and_range_adds)
 		cr_assert_eq(bt_segs_level(&s, n),
 			     want[n] + (n >= 5 ? 1000 : 0) - (n >= 17 ? 7 : 0),
 			     "segment %u", n);
+	/* One step at a time, across strides and the wide jump.  */
+	for (uint32_t n = 1, level = 0; n <= 40; ++n) {
+		level = (uint32_t) bt_segs_level_next(&s, n, (int) level);
+		cr_assert_eq((int) level, bt_segs_level(&s, n), "step to %u",
+			     n);
+	}
 	bt_segs_fini(&s);
 }
 

@@ -59,12 +59,19 @@ Test(bt_source, lines_with_the_display_name)
 Test(bt_source, a_missing_file_errs_once_then_says_in)
 {
 	struct bt_source *s;
-	char *text;
+	char *text, *err = NULL;
+	size_t len = 0;
+	FILE *errs = open_memstream(&err, &len);
 
 	cr_assert_eq(bt_source_alloc(&s), 0);
+	bt_source_set_err(s, errs);
+	/* The error goes to the error stream, as GDB's does.  */
 	text = print(s, "/nonexistent/x.c", 4);
-	cr_assert_str_eq(text, "4\tshown.c: No such file or directory.\n");
+	fclose(errs);
+	cr_assert_str_eq(text, "");
+	cr_assert_str_eq(err, "4\tshown.c: No such file or directory.\n");
 	free(text);
+	free(err);
 	text = print(s, "/nonexistent/x.c", 5);
 	cr_assert_str_eq(text, "5\tin shown.c\n");
 	free(text);

@@ -241,3 +241,36 @@ Test(bt_symtab_cu, location_lists_are_not_inflated)
 	cr_assert_eq(section_type(elf, ".debug_line"), SHT_PROGBITS);
 	bt_symtab_free(st);
 }
+
+/* A CU's range around an address: holds the address, belongs to that
+   CU, and no other CU's range starts inside it.  */
+Test(bt_symtab_cu, a_cus_range_holds_only_its_code)
+{
+	uint64_t vaddr, size, lo, hi;
+	struct bt_symtab *st = open_libc(&vaddr, &size);
+	const struct bt_cus *cus = &st->cus;
+	int found = 0;
+
+	for (uint64_t a = vaddr; a < vaddr + size; a += size / 97) {
+		for (size_t k = 0; k < cus->nranges; ++k) {
+			const struct bt_cu_range *r = &cus->ranges[k];
+
+			if (a < r->low || a >= r->high)
+				continue;
+			cr_assert_eq(bt_cus_range_of(cus, a, r->cu, &lo, &hi), 0);
+			cr_assert(lo <= a && a < hi && lo >= r->low &&
+				  hi <= r->high, "0x%llx", (unsigned long long) a);
+			for (size_t j = 0; j < cus->nranges; ++j)
+				cr_assert(cus->ranges[j].low <= lo ||
+					  cus->ranges[j].low >= hi);
+			/* Not the range of another CU.  */
+			cr_assert_lt(bt_cus_range_of(cus, a, r->cu + 1, &lo,
+						     &hi), 0);
+			found += 1;
+			break;
+		}
+	}
+	cr_assert_gt(found, 50);
+	cr_assert_lt(bt_cus_range_of(cus, 0, 0, &lo, &hi), 0);
+	bt_symtab_free(st);
+}
