@@ -659,6 +659,11 @@ int emu_prepare(struct emu *emu, pid_t tid, int sig, bool step,
 	before = regs;
 	take = !step && th->foreign_held && th->foreign_held == regs.rip;
 	th->foreign_held = 0;
+	if (th->exiting) {
+		/* Only its exit is left to run.  */
+		*how = emu_resume_cont;
+		return 0;
+	}
 	if (th->mode == emu_mode_step && !th->step_user) {
 		/* A step interrupted by a ptrace event goes on.  */
 		*how = emu_resume_step;

@@ -230,6 +230,19 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 	if (!WIFSTOPPED(status))
 		return -pse_invalid;
 	sig = WSTOPSIG(status);
+	if (status >> 16 == PTRACE_EVENT_EXIT) {
+		/* The thread is on its way out (its memory is still there):
+		   close the trace as its exit would.  */
+		if (th->mode == emu_mode_step &&
+		    th->step_insn.iclass == emu_ic_far_kernel)
+			emu_rec_far_kernel(th, th->step_insn.ip, 0);
+		else if (th->on && emu_getregs(tid, &regs) == 0)
+			emu_interrupted(emu, th, regs.rip, regs.rsp);
+		th->mode = emu_mode_stopped;
+		th->on = false;
+		th->exiting = true;
+		return 0;
+	}
 	/* Ptrace events come from inside a syscall being stepped; the step
 	   goes on after them (exec: see emu_on_exec).  */
 	if (status >> 16 || sig == (SIGTRAP | 0x80))
