@@ -156,11 +156,12 @@ int drv_start(struct drv_proc *proc, const char *prog, const char *arg,
 {
 	char *argv[3] = { (char *) prog, (char *) arg, NULL };
 
-	return drv_start_argv(proc, argv, NULL, function);
+	return drv_start_argv(proc, argv, NULL, NULL, function);
 }
 
 int drv_start_argv(struct drv_proc *proc, char *const argv[],
-		   const char *in_path, const char *function)
+		   const char *in_path, const char *out_path,
+		   const char *function)
 {
 	struct user_regs_struct regs;
 	uint8_t orig, int3 = 0xcc;
@@ -176,6 +177,14 @@ int drv_start_argv(struct drv_proc *proc, char *const argv[],
 			int fd = open(in_path, O_RDONLY);
 
 			if (fd < 0 || dup2(fd, 0) < 0)
+				_exit(127);
+			close(fd);
+		}
+		if (out_path) {
+			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC,
+				      0644);
+
+			if (fd < 0 || dup2(fd, 1) < 0)
 				_exit(127);
 			close(fd);
 		}
@@ -250,8 +259,11 @@ void drv_finish(struct drv_proc *proc)
 	if (proc->pid <= 0)
 		return;
 	kill(proc->pid, SIGKILL);
-	while (waitpid(-1, &status, __WALL) > 0)
-		;
+	/* A thread held at its exit event goes on only when resumed.  */
+	ptrace(PTRACE_CONT, proc->pid, 0, 0);
+	for (pid_t tid; (tid = waitpid(-1, &status, __WALL)) > 0; )
+		if (WIFSTOPPED(status))
+			ptrace(PTRACE_CONT, tid, 0, 0);
 	int3_table_fini(&proc->sites);
 	nat_mem_fini(&proc->mem);
 	proc->pid = 0;
@@ -370,6 +382,8 @@ long drv_truth(struct drv_proc *proc, struct drv_ips *ips)
 			ptrace(PTRACE_GETSIGINFO, pid, 0, &info);
 			if (!entering)
 				drv_ips_push(ips, ip);
+			if (proc->max_insns && ips->count > proc->max_insns)
+				return -pse_range;
 			/* The program's own INT3 raises its SIGTRAP.  */
 			sig = info.si_code == SI_KERNEL ? SIGTRAP : 0;
 		}

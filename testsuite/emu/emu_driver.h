@@ -36,6 +36,7 @@ struct drv_proc {
 	pid_t children[8];     /* fork children seen */
 	size_t nchildren;
 	bool whole;            /* traced from exec to exit, not a function */
+	size_t max_insns;      /* drv_truth gives up beyond (0: no limit) */
 };
 
 /* Start PROG (argument ARG or none) under ptrace with ASLR off, pinned
@@ -44,12 +45,14 @@ int drv_start(struct drv_proc *proc, const char *prog, const char *arg,
 	      const char *function);
 
 /* The same with a whole argument vector ARGV (ARGV[0] the program),
-   standard input from IN_PATH (NULL: inherited).  FUNCTION NULL: stop
+   standard input from IN_PATH and standard output to OUT_PATH (NULL:
+   inherited).  FUNCTION NULL: stop
    at the first instruction after exec (the dynamic loader's entry), and
    trace or single-step to the exit of the main thread (its
    PTRACE_EVENT_EXIT stop, while its memory is still there).  */
 int drv_start_argv(struct drv_proc *proc, char *const argv[],
-		   const char *in_path, const char *function);
+		   const char *in_path, const char *out_path,
+		   const char *function);
 
 /* FUNCTION's address in PROG as loaded in PID (0 if not found).  */
 uint64_t drv_symbol(pid_t pid, const char *prog, const char *function);
@@ -58,7 +61,7 @@ uint64_t drv_symbol(pid_t pid, const char *prog, const char *function);
 void drv_finish(struct drv_proc *proc);
 
 /* Single-step the function to its return (or the whole run to the
-   exit), collecting the addresses of
+   exit; -pse_range past PROC->max_insns), collecting the addresses of
    the instructions run (rep iterations folded).  Returns the count.  */
 long drv_truth(struct drv_proc *proc, struct drv_ips *ips);
 

@@ -1,3 +1,7 @@
+/* Threads blocked in a barrier (futex), released together, ROUNDS
+   times: exact_threads runs it with every thread recorded (issue 13:
+   64 threads, SIGILL after their syscall).
+     barrier [THREADS [ROUNDS]]  */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,14 +6,15 @@
    packet decoder and, for IP compression, by its query decoder (every
    IP it reconstructs must be mapped in the stopped process).
 
-     exact_diff [-f FUNC] [-i STDIN] [-c none,ret,jcc,both] [-F pt,bts]
-                [-s RING_MB] [-q] PROG [ARGS...]
+     exact_diff [-f FUNC] [-i STDIN] [-o STDOUT] [-c none,ret,jcc,both]
+                [-F pt,bts] [-s RING_MB] [-q] PROG [ARGS...]
 
    Prints one line per trace and a summary line
      exact: PROG truth=N compared=M diffs=D
    and on a difference the first diverging instruction of both sides,
    with disassembly.  Exit: 0 all equal, 1 a difference (or a malformed
-   trace), 2 the program could not be run, 77 ptrace does not work.  */
+   trace), 2 the program could not be run, 3 it ran longer than
+   MAX_INSNS single-stepped, 77 ptrace does not work.  */
 #define _GNU_SOURCE
 #include "testsuite/emu/emu_driver.h"
 #include "testsuite/exact/exact_check.h"
@@ -85,21 +86,23 @@ static void xd_report(struct drv_proc *proc, const char *what,
 
 struct xd_run {
 	char **argv;
-	const char *in, *func;
-	size_t size;
+	const char *in, *out, *func;
+	size_t size, max_insns;
 	bool quiet;
 	long compared, diffs;
 };
 
 static int xd_start(struct xd_run *run, struct drv_proc *proc)
 {
-	int err = drv_start_argv(proc, run->argv, run->in, run->func);
+	int err = drv_start_argv(proc, run->argv, run->in, run->out,
+				 run->func);
 
 	if (err < 0) {
 		printf("exact: %s: cannot start: %s\n", run->argv[0],
 		       ps_errstr(err));
 		drv_finish(proc);
 	}
+	proc->max_insns = run->max_insns;
 	return err;
 }
 
@@ -181,8 +184,9 @@ out:
 
 static int xd_usage(void)
 {
-	fprintf(stderr, "usage: exact_diff [-f FUNC] [-i STDIN] "
-		"[-c none,ret,jcc,both] [-F pt,bts] [-s RING_MB] [-q] "
+	fprintf(stderr, "usage: exact_diff [-f FUNC] [-i STDIN] [-o STDOUT] "
+		"[-c none,ret,jcc,both] [-F pt,bts] [-s RING_MB] "
+		"[-n MAX_INSNS] [-q] "
 		"PROG [ARGS...]\n");
 	return 2;
 }
@@ -197,13 +201,15 @@ int main(int argc, char *argv[])
 	long n;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+f:i:c:F:s:q")) != -1) {
+	while ((opt = getopt(argc, argv, "+f:i:o:c:F:s:n:q")) != -1) {
 		switch (opt) {
 		case 'f': run.func = optarg; break;
 		case 'i': run.in = optarg; break;
+		case 'o': run.out = optarg; break;
 		case 'c': configs = optarg; break;
 		case 'F': formats = optarg; break;
 		case 's': run.size = strtoul(optarg, NULL, 0) << 20; break;
+		case 'n': run.max_insns = strtoul(optarg, NULL, 0); break;
 		case 'q': run.quiet = true; break;
 		default: return xd_usage();
 		}
@@ -221,6 +227,11 @@ int main(int argc, char *argv[])
 		return 2;
 	n = drv_truth(&proc, &truth);
 	drv_finish(&proc);
+	if (n == -pse_range) {
+		printf("exact: %s: longer than %zu instructions: not "
+		       "compared\n", run.argv[0], run.max_insns);
+		return 3;
+	}
 	if (n <= 0) {
 		printf("exact: %s: single-step run failed: %s\n", run.argv[0],
 		       ps_errstr((int) n));
