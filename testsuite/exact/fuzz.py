@@ -122,7 +122,7 @@ def csmith_program(seed, workdir):
     with open(src, "w") as f:
         subprocess.run(["csmith", "--seed", str(seed), "--max-funcs", "6",
                         "--max-block-depth", "3", "--no-volatiles"],
-                       stdout=f, check=True)
+                       stdout=f, check=True, cwd=workdir)
     return src
 
 
