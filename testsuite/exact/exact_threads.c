@@ -62,6 +62,8 @@ struct xt_run {
 	enum emu_format format;
 	unsigned long stops, rounds, bad_signals, traces, trace_errors;
 	unsigned long packets;
+	pid_t seen[xt_max * 4];   /* every thread ever traced */
+	size_t nseen;
 	int bad_sig;
 	bool stopping;
 };
@@ -111,6 +113,8 @@ static struct xt_thread *xt_add(struct xt_run *run, pid_t tid)
 	t = &run->threads[run->count++];
 	memset(t, 0, sizeof(*t));
 	t->tid = tid;
+	if (run->nseen < sizeof(run->seen) / sizeof(*run->seen))
+		run->seen[run->nseen++] = tid;
 	emu_on_clone(run->emu, tid);
 	emu_enable(run->emu, tid, run->format, 1u << 20);
 	return t;
@@ -285,7 +289,7 @@ int main(int argc, char *argv[])
 	struct xt_run run = { .format = emu_format_pt };
 	struct nat_mem mem;
 	struct int3_table sites;
-	unsigned long every = 200, seed = 1, timeout = 60;
+	unsigned long every = 200, seed = 1, timeout = 60, gaps = 0;
 	char why[256];
 	int opt, status;
 	pid_t pid;
@@ -335,6 +339,14 @@ int main(int argc, char *argv[])
 	xt_add(&run, pid);
 	xt_resume(&run, &run.threads[0]);
 	status = xt_loop(&run, every);
+	/* Gaps are honest (an OVF, a dropped BTS stretch) but each one is
+	   trace lost: count them.  */
+	for (size_t i = 0; i < run.nseen; i++) {
+		struct emu_status st;
+
+		if (emu_status(run.emu, run.seen[i], &st) == 0)
+			gaps += st.gaps;
+	}
 	emu_free(run.emu);
 	int3_table_fini(&sites);
 	nat_mem_fini(&mem);
@@ -343,11 +355,12 @@ int main(int argc, char *argv[])
 		!run.bad_signals && !run.trace_errors;
 	printf("exact_threads: %s %s seed=%lu stops=%lu rounds=%lu "
 	       "traces=%lu packets=%lu end=%s%d bad_signals=%lu (first %d) "
-	       "trace_errors=%lu\n", ok ? "ok" : "FAIL", argv[optind], seed,
+	       "trace_errors=%lu gaps=%lu\n", ok ? "ok" : "FAIL",
+	       argv[optind], seed,
 	       run.stops, run.rounds, run.traces, run.packets,
 	       status >= 0 && WIFEXITED(status) ? "exit " : "signal ",
 	       status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status)
 	       : WTERMSIG(status), run.bad_signals, run.bad_sig,
-	       run.trace_errors);
+	       run.trace_errors, gaps);
 	return ok ? 0 : 1;
 }
