@@ -262,7 +262,8 @@ static void emu_alu_of(const ZydisDecodedInstruction *zi,
 		if (r >= 0 && r < 16)
 			insn->reg_writes |= (uint16_t) (1u << r);
 	}
-	if (f && ((f->modified | f->set_0 | f->set_1 | f->undefined) & arith))
+	/* No flag information: assume the worst.  */
+	if (!f || ((f->modified | f->set_0 | f->set_1 | f->undefined) & arith))
 		insn->flag_writes = true;
 
 	insn->alu = emu_alu_other;
