@@ -167,7 +167,7 @@ def mode_csmith(totals, rng, count, quick, keep_diffs, workdir):
                 label = "csmith seed %d %s" % (seed, " ".join(flags))
                 rc = run_diff(totals, [exe], label, 240 if quick else 600,
                               func="main",
-                              max_insns=150000 if quick else 1500000,
+                              max_insns=150000 if quick else 600000,
                               configs="both" if quick else "none,both")
                 if rc == 1 and keep_diffs:
                     keep(totals, src, seed, flags)
