@@ -430,6 +430,48 @@ static bool emu_ret_ahead(struct emu *emu, struct emu_thread *th,
 	return emu_read_data(&acc, slot, target, sizeof(*target)) == 0;
 }
 
+/* The stores a chain's earlier walks make, at their absolute addresses:
+   the whole chain is planned before any of it runs, so a later RET's
+   slot read now must be out of their reach (a call's push on an
+   earlier walk is exactly such a store).  */
+struct emu_chain_stores {
+	bool known;           /* false: some store could not be placed */
+	uint16_t n;
+	uint64_t addr[emu_chain_links * emu_walk_max_writes];
+	uint16_t size[emu_chain_links * emu_walk_max_writes];
+};
+
+static void emu_chain_stores_add(struct emu_chain_stores *st,
+				 const struct emu_walk *walk, uint64_t rsp0,
+				 uint64_t rbp0, bool rbp_known)
+{
+	if (!walk->writes_known)
+		st->known = false;
+	for (uint8_t i = 0; st->known && i < walk->nwrites; i++) {
+		uint64_t at;
+
+		if (!emu_sym_value(walk->writes[i], rsp0, rbp0, rbp_known,
+				   &at)) {
+			st->known = false;
+			break;
+		}
+		st->addr[st->n] = at;
+		st->size[st->n++] = walk->write_size[i];
+	}
+}
+
+/* Whether the 8 bytes at SLOT are out of reach of the stores in ST.  */
+static bool emu_chain_stores_clear(const struct emu_chain_stores *st,
+				   uint64_t slot)
+{
+	if (!st->known)
+		return false;
+	for (uint16_t i = 0; i < st->n; i++)
+		if (st->addr[i] < slot + 8 && slot < st->addr[i] + st->size[i])
+			return false;
+	return true;
+}
+
 /* Whether the thread may run through the branch at IP by itself: a trap
    planted there earlier is taken out, unless GDB needs it.  */
 static bool emu_pass_ret(struct emu *emu, uint64_t ip)
@@ -476,6 +518,7 @@ static void emu_plan_links(struct emu *emu, struct emu_thread *th,
 {
 	uint64_t rsp0 = regs->rsp, rbp0 = regs->rbp;
 	bool rbp_known = true, jcc = emu->config.jcc_shortcut;
+	struct emu_chain_stores stores = { .known = true };
 	struct emu_alu alu;
 
 	th->nchain = 0;
@@ -522,9 +565,14 @@ static void emu_plan_links(struct emu *emu, struct emu_thread *th,
 						   rbp_known, &rbp1);
 			link->taken = taken;
 		} else {
+			uint64_t slot;
+
 			if (!emu->config.ret_shortcut ||
 			    !emu_ret_ahead(emu, th, w, rsp0, rbp0, rbp_known,
 					   &target) ||
+			    !emu_sym_value(w->slot, rsp0, rbp0, rbp_known,
+					   &slot) ||
+			    !emu_chain_stores_clear(&stores, slot) ||
 			    !emu_sym_value(w->rsp_after, rsp0, rbp0, rbp_known,
 					   &rsp1))
 				return;
@@ -542,6 +590,7 @@ static void emu_plan_links(struct emu *emu, struct emu_thread *th,
 		for (uint8_t i = 0; i < th->nchain; i++)
 			if (th->chain[i].walk.stop == next->stop)
 				return;
+		emu_chain_stores_add(&stores, w, rsp0, rbp0, rbp_known);
 		link->ret_target = target;
 		emu_link_set(&th->chain[th->nchain++], next, rsp1);
 		rsp0 = rsp1;
@@ -664,6 +713,11 @@ int emu_prepare(struct emu *emu, pid_t tid, int sig, bool step,
 	before = regs;
 	take = !step && th->foreign_held && th->foreign_held == regs.rip;
 	th->foreign_held = 0;
+	if (th->exiting) {
+		/* Only its exit is left to run.  */
+		*how = emu_resume_cont;
+		return 0;
+	}
 	if (th->mode == emu_mode_step && !th->step_user) {
 		/* A step interrupted by a ptrace event goes on.  */
 		*how = emu_resume_step;

@@ -131,6 +131,27 @@ static int emu_stack_reg(ZydisRegister reg)
 		: -1;
 }
 
+/* Whether the bytes a memory operand names are all the instruction can
+   write there: XSAVE's area grows with the features enabled, and BT*
+   with a register offset reach anywhere from their operand.  */
+static bool emu_store_bounded(const ZydisDecodedInstruction *zi,
+			      const ZydisDecodedOperand *ops,
+			      const ZydisDecodedOperand *op)
+{
+	if (op->size == 0 || op->size % 8 ||
+	    zi->meta.category == ZYDIS_CATEGORY_XSAVE ||
+	    zi->meta.category == ZYDIS_CATEGORY_XSAVEOPT)
+		return false;
+	if (zi->meta.category == ZYDIS_CATEGORY_BITBYTE &&
+	    zi->operand_count_visible > 1 &&
+	    ops[1].type == ZYDIS_OPERAND_TYPE_REGISTER)
+		return false;
+	return true;
+}
+
+/* Every operand Zydis lists, hidden ones included, that writes memory
+   is a store: one it can place exactly (stack- or frame-relative,
+   bounded) is emu_fx_store, any other makes the effects unknown.  */
 static void emu_effects(const ZydisDecodedInstruction *zi,
 			const ZydisDecodedOperand *ops, struct emu_insn *insn)
 {
@@ -145,6 +166,7 @@ static void emu_effects(const ZydisDecodedInstruction *zi,
 			continue;
 		if (op->type == ZYDIS_OPERAND_TYPE_MEMORY) {
 			if (store || op->mem.type != ZYDIS_MEMOP_TYPE_MEM ||
+			    !emu_store_bounded(zi, ops, op) ||
 			    op->mem.index != ZYDIS_REGISTER_NONE ||
 			    (op->mem.segment != ZYDIS_REGISTER_SS &&
 			     op->mem.segment != ZYDIS_REGISTER_DS) ||
@@ -240,7 +262,8 @@ static void emu_alu_of(const ZydisDecodedInstruction *zi,
 		if (r >= 0 && r < 16)
 			insn->reg_writes |= (uint16_t) (1u << r);
 	}
-	if (f && ((f->modified | f->set_0 | f->set_1 | f->undefined) & arith))
+	/* No flag information: assume the worst.  */
+	if (!f || ((f->modified | f->set_0 | f->set_1 | f->undefined) & arith))
 		insn->flag_writes = true;
 
 	insn->alu = emu_alu_other;

@@ -55,6 +55,14 @@ enum pt_ip_compression emu_pt_ipc(uint64_t last_ip, uint64_t ip)
 	return pt_ipc_full;
 }
 
+/* No compression: what an IP packet carries after the decoder reset
+   its last IP.  */
+static enum pt_ip_compression emu_pt_ipc_full(uint64_t ip)
+{
+	return (uint64_t) ((int64_t) (ip << 16) >> 16) == ip ?
+		pt_ipc_sext_48 : pt_ipc_full;
+}
+
 static int emu_pt_put_ip(struct emu_pt *pt, enum pt_packet_type type,
 			 uint64_t ip, bool suppressed)
 {
@@ -65,7 +73,8 @@ static int emu_pt_put_ip(struct emu_pt *pt, enum pt_packet_type type,
 	if (suppressed) {
 		packet.payload.ip.ipc = pt_ipc_suppressed;
 	} else {
-		enum pt_ip_compression ipc = emu_pt_ipc(pt->last_ip, ip);
+		enum pt_ip_compression ipc = pt->ip_full ?
+			emu_pt_ipc_full(ip) : emu_pt_ipc(pt->last_ip, ip);
 
 		packet.payload.ip.ipc = ipc;
 		switch (ipc) {
@@ -77,6 +86,7 @@ static int emu_pt_put_ip(struct emu_pt *pt, enum pt_packet_type type,
 		default: packet.payload.ip.ip = ip; break;
 		}
 		pt->last_ip = ip;
+		pt->ip_full = false;
 	}
 	return emu_pt_put(pt, &packet);
 }
@@ -208,8 +218,9 @@ int emu_pt_ovf(struct emu_pt *pt)
 		return err;
 	pt->ret_count = 0;
 	/* A decoder forgets the last IP at OVF (libipt resets it, as the
-	   hardware does): the FUP after it must carry the whole IP.  */
+	   hardware does): the IP after it must be sent whole.  */
 	pt->last_ip = 0;
+	pt->ip_full = true;
 	memset(&packet, 0, sizeof(packet));
 	packet.type = ppt_ovf;
 	return emu_pt_put(pt, &packet);

@@ -19,6 +19,7 @@ struct emu_pt {
 	uint8_t stage[32];           /* one packet, before the ring */
 	struct emu_ring *ring;
 	uint64_t last_ip;            /* for IP compression; 0 after PSB */
+	bool ip_full;                /* the next IP uncompressed (OVF) */
 	uint64_t tnt_bits;           /* pending TNT bits, oldest highest */
 	uint8_t tnt_count;
 	uint64_t psb_at;             /* ring head at the last PSB */
@@ -60,7 +61,9 @@ int emu_pt_pgd(struct emu_pt *pt);
 /* Tracing resumes at IP: MODE.Exec, TIP.PGE.  */
 int emu_pt_pge(struct emu_pt *pt, uint64_t ip);
 
-/* Packets were lost (a gap the emulator could not follow).  */
+/* Packets were lost (a gap the emulator could not follow).  The
+   decoder forgets its last IP there, so the next IP packet is sent
+   uncompressed, as hardware does.  */
 int emu_pt_ovf(struct emu_pt *pt);
 
 /* Emit pending TNT bits.  */

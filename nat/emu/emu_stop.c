@@ -118,6 +118,25 @@ static int emu_site_trap(struct emu *emu, struct emu_thread *th,
 	return emu_resume_from(emu, th, regs, &before, false, how);
 }
 
+/* Whether the step of INSN (at IP) trapped on an INT3 at IP instead of
+   running it: another thread stepping the same site put the trap back
+   after this one's step took it out (a thread blocked in a syscall
+   there keeps its step going for as long as the syscall lasts).  The
+   trap may be gone from the table since (unplanted for an munmap): the
+   kernel's word that an INT3 ran, where the program has none, is
+   enough.  */
+static bool emu_step_hit_site(pid_t tid, const struct emu_insn *insn,
+			      uint64_t to)
+{
+	siginfo_t si;
+
+	if (insn->iclass == emu_ic_int3 || !insn->len || to != insn->ip + 1)
+		return false;
+	memset(&si, 0, sizeof(si));
+	return ptrace(PTRACE_GETSIGINFO, tid, 0, &si) == 0 &&
+		si.si_code == SI_KERNEL;
+}
+
 /* The single-step of TH->step_insn ended with signal SIG.  */
 static int emu_step_done(struct emu *emu, struct emu_thread *th,
 			 struct user_regs_struct *regs, int sig,
@@ -140,6 +159,14 @@ static int emu_step_done(struct emu *emu, struct emu_thread *th,
 		else
 			emu_rec_gap(th, 0);
 		return 0;
+	}
+
+	if (emu_step_hit_site(th->tid, insn, to)) {
+		/* The instruction did not run: step it again.  */
+		emu_begin_step(emu, th, insn, regs, th->step_user);
+		*verdict = emu_consumed;
+		*how = emu_resume_step;
+		return emu_setregs(th->tid, regs);
 	}
 
 	if (insn->rep && to == ip && !th->step_user) {
@@ -232,6 +259,19 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 	if (!WIFSTOPPED(status))
 		return -pse_invalid;
 	sig = WSTOPSIG(status);
+	if (status >> 16 == PTRACE_EVENT_EXIT) {
+		/* The thread is on its way out (its memory is still there):
+		   close the trace as its exit would.  */
+		if (th->mode == emu_mode_step &&
+		    th->step_insn.iclass == emu_ic_far_kernel)
+			emu_rec_far_kernel(th, th->step_insn.ip, 0);
+		else if (th->on && emu_getregs(tid, &regs) == 0)
+			emu_interrupted(emu, th, regs.rip, regs.rsp);
+		th->mode = emu_mode_stopped;
+		th->on = false;
+		th->exiting = true;
+		return 0;
+	}
 	/* Ptrace events come from inside a syscall being stepped; the step
 	   goes on after them (exec: see emu_on_exec).  */
 	if (status >> 16 || sig == (SIGTRAP | 0x80))

@@ -50,6 +50,7 @@ struct emu_thread {
 	bool step_lifted;     /* the site's original byte is in memory */
 	bool step_user;       /* the caller asked for it: report after */
 	bool step_maps;       /* a syscall that may change the map */
+	bool exiting;         /* past its PTRACE_EVENT_EXIT stop */
 	uint64_t last_exec;   /* the last instruction known to have run */
 
 	/* Someone else's trap (GDB's) the engine sent the thread onto.  A

@@ -52,14 +52,14 @@ struct emu_stack_track {
 	bool ok;
 	struct emu_sym rsp, rbp;
 	uint8_t nwrites;
-	struct emu_sym writes[32];
-	uint16_t sizes[32];
+	struct emu_sym writes[emu_walk_max_writes];
+	uint16_t sizes[emu_walk_max_writes];
 };
 
 static void emu_track_write(struct emu_stack_track *t, struct emu_sym at,
 			    uint16_t size)
 {
-	if (at.base < 0 || t->nwrites == 32) {
+	if (at.base < 0 || t->nwrites == emu_walk_max_writes) {
 		t->ok = false;
 		return;
 	}
@@ -132,6 +132,10 @@ static void emu_track_ret(struct emu_walk *walk, struct emu_stack_track *t)
 		walk->rsp_end.base = -1;
 		walk->rbp_end.base = -1;
 	}
+	walk->writes_known = t->ok;
+	walk->nwrites = t->ok ? t->nwrites : 0;
+	memcpy(walk->writes, t->writes, walk->nwrites * sizeof(*t->writes));
+	memcpy(walk->write_size, t->sizes, walk->nwrites * sizeof(*t->sizes));
 	if (!t->ok || walk->insn.iclass != emu_ic_ret || !walk->insn.emulable)
 		return;
 	walk->slot = t->rsp;

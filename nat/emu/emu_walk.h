@@ -43,6 +43,9 @@ struct emu_sym {
    without the registers: checked when the walk starts.  */
 enum { emu_walk_max_checks = 8 };
 
+/* Stores a walk keeps track of (more make them unknown).  */
+enum { emu_walk_max_writes = 32 };
+
 struct emu_walk {
 	uint64_t start;
 	uint64_t stop;
@@ -69,6 +72,14 @@ struct emu_walk {
 	uint8_t nchecks;
 	struct emu_sym checks[emu_walk_max_checks];
 	uint16_t check_size[emu_walk_max_checks];
+
+	/* Every store on the path (direct calls' pushes included), for
+	   the returns of later walks of a chain planned before any of it
+	   runs; WRITES_KNOWN false if one could not be placed.  */
+	bool writes_known;
+	uint8_t nwrites;
+	struct emu_sym writes[emu_walk_max_writes];
+	uint16_t write_size[emu_walk_max_writes];
 };
 
 /* Read up to LEN bytes of code at ADDR with the original bytes under

@@ -35,7 +35,8 @@ check_PROGRAMS += testsuite/emu/progs/recursion testsuite/emu/progs/loops \
 	testsuite/emu/progs/throw testsuite/emu/progs/threads \
 	testsuite/emu/progs/forks testsuite/emu/progs/syscalls \
 	testsuite/emu/progs/jit testsuite/emu/progs/timer \
-	testsuite/emu/progs/exec
+	testsuite/emu/progs/exec testsuite/emu/progs/glibc_mix \
+	testsuite/emu/progs/two_readers
 testsuite_emu_progs_recursion_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_loops_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_indirect_CFLAGS = $(EMU_PROG_CFLAGS)
@@ -52,6 +53,12 @@ testsuite_emu_progs_syscalls_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_jit_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_timer_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_exec_CFLAGS = $(EMU_PROG_CFLAGS)
+# As a user builds: glibc's own code (strtod, regcomp, iconv) is what
+# matters, frame pointers or not.
+testsuite_emu_progs_glibc_mix_CFLAGS = -O2 -g -fno-pie
+testsuite_emu_progs_glibc_mix_LDFLAGS = -no-pie
+testsuite_emu_progs_two_readers_CFLAGS = $(EMU_PROG_CFLAGS) -pthread
+testsuite_emu_progs_two_readers_LDADD = -lpthread
 
 EXTRA_DIST += testsuite/emu/emu_test_main.h
 check_LIBRARIES += testsuite/emu/libemudriver.a testsuite/emu/libemunat.a

@@ -154,6 +154,15 @@ static void drv_release_child(struct drv_proc *proc, struct emu *emu,
 int drv_start(struct drv_proc *proc, const char *prog, const char *arg,
 	      const char *function)
 {
+	char *argv[3] = { (char *) prog, (char *) arg, NULL };
+
+	return drv_start_argv(proc, argv, NULL, NULL, function);
+}
+
+int drv_start_argv(struct drv_proc *proc, char *const argv[],
+		   const char *in_path, const char *out_path,
+		   const char *function)
+{
 	struct user_regs_struct regs;
 	uint8_t orig, int3 = 0xcc;
 	int status;
@@ -164,9 +173,24 @@ int drv_start(struct drv_proc *proc, const char *prog, const char *arg,
 	if (pid < 0)
 		return -pse_io;
 	if (!pid) {
+		if (in_path) {
+			int fd = open(in_path, O_RDONLY);
+
+			if (fd < 0 || dup2(fd, 0) < 0)
+				_exit(127);
+			close(fd);
+		}
+		if (out_path) {
+			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC,
+				      0644);
+
+			if (fd < 0 || dup2(fd, 1) < 0)
+				_exit(127);
+			close(fd);
+		}
 		personality(ADDR_NO_RANDOMIZE);
 		ptrace(PTRACE_TRACEME, 0, 0, 0);
-		execl(prog, prog, arg, (char *) NULL);
+		execv(argv[0], argv);
 		_exit(127);
 	}
 	proc->pid = pid;
@@ -176,10 +200,17 @@ int drv_start(struct drv_proc *proc, const char *prog, const char *arg,
 		return -pse_noproc;
 	ptrace(PTRACE_SETOPTIONS, pid, 0,
 	       PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
-	       PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL);
+	       PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL |
+	       (function ? 0 : PTRACE_O_TRACEEXIT));
 	emu_pin_cpu(pid);
+	if (!function) {
+		proc->whole = true;
+		ptrace(PTRACE_GETREGS, pid, 0, &regs);
+		proc->entry = regs.rip;
+		return 0;
+	}
 
-	proc->entry = drv_symbol(pid, prog, function);
+	proc->entry = drv_symbol(pid, argv[0], function);
 	if (!proc->entry ||
 	    nat_mem_read(&proc->mem, proc->entry, &orig, 1) != 1 ||
 	    nat_mem_write(&proc->mem, proc->entry, &int3, 1) < 0)
@@ -228,8 +259,11 @@ void drv_finish(struct drv_proc *proc)
 	if (proc->pid <= 0)
 		return;
 	kill(proc->pid, SIGKILL);
-	while (waitpid(-1, &status, __WALL) > 0)
-		;
+	/* A thread held at its exit event goes on only when resumed.  */
+	ptrace(PTRACE_CONT, proc->pid, 0, 0);
+	for (pid_t tid; (tid = waitpid(-1, &status, __WALL)) > 0; )
+		if (WIFSTOPPED(status))
+			ptrace(PTRACE_CONT, tid, 0, 0);
 	int3_table_fini(&proc->sites);
 	nat_mem_fini(&proc->mem);
 	proc->pid = 0;
@@ -330,6 +364,11 @@ long drv_truth(struct drv_proc *proc, struct drv_ips *ips)
 			ptrace(PTRACE_CONT, tid, 0, s == SIGTRAP ? 0 : s);
 			continue;
 		}
+		if (proc->whole && status >> 16 == PTRACE_EVENT_EXIT) {
+			/* The step ran exit_group: the last instruction. */
+			drv_ips_push(ips, ip);
+			break;
+		}
 		if (drv_side_stop(proc, NULL, tid, status)) {
 			/* A step through fork/clone goes on.  */
 			ptrace(PTRACE_SINGLESTEP, pid, 0, 0);
@@ -343,11 +382,14 @@ long drv_truth(struct drv_proc *proc, struct drv_ips *ips)
 			ptrace(PTRACE_GETSIGINFO, pid, 0, &info);
 			if (!entering)
 				drv_ips_push(ips, ip);
+			if (proc->max_insns && ips->count > proc->max_insns)
+				return -pse_range;
 			/* The program's own INT3 raises its SIGTRAP.  */
 			sig = info.si_code == SI_KERNEL ? SIGTRAP : 0;
 		}
 		entering = false;
-		if (!sig && regs.rip == proc->ret && regs.rsp == proc->ret_sp)
+		if (!sig && !proc->whole && regs.rip == proc->ret &&
+		    regs.rsp == proc->ret_sp)
 			break;
 		ip = regs.rip;
 		entering = sig && emu_signal_caught(pid, sig);
@@ -389,7 +431,7 @@ int drv_emulate(struct drv_proc *proc, const struct emu_config *config,
 	if (err < 0)
 		return err;
 	err = emu_enable(emu, pid, format, size);
-	if (!err)
+	if (!err && !proc->whole)
 		err = int3_insert(&proc->sites, &proc->mem, proc->ret,
 				  int3_owner_gdb);
 	if (!err)
@@ -441,6 +483,9 @@ int drv_emulate(struct drv_proc *proc, const struct emu_config *config,
 			}
 			continue;
 		}
+		if (tid == pid && proc->whole &&
+		    status >> 16 == PTRACE_EVENT_EXIT)
+			break;   /* the end: its memory is still there */
 		sig = WSTOPSIG(status);
 		if (getenv("DRV_DEBUG")) {
 			struct user_regs_struct r;

@@ -35,6 +35,8 @@ struct drv_proc {
 	struct int3_table sites;
 	pid_t children[8];     /* fork children seen */
 	size_t nchildren;
+	bool whole;            /* traced from exec to exit, not a function */
+	size_t max_insns;      /* drv_truth gives up beyond (0: no limit) */
 };
 
 /* Start PROG (argument ARG or none) under ptrace with ASLR off, pinned
@@ -42,13 +44,24 @@ struct drv_proc {
 int drv_start(struct drv_proc *proc, const char *prog, const char *arg,
 	      const char *function);
 
+/* The same with a whole argument vector ARGV (ARGV[0] the program),
+   standard input from IN_PATH and standard output to OUT_PATH (NULL:
+   inherited).  FUNCTION NULL: stop
+   at the first instruction after exec (the dynamic loader's entry), and
+   trace or single-step to the exit of the main thread (its
+   PTRACE_EVENT_EXIT stop, while its memory is still there).  */
+int drv_start_argv(struct drv_proc *proc, char *const argv[],
+		   const char *in_path, const char *out_path,
+		   const char *function);
+
 /* FUNCTION's address in PROG as loaded in PID (0 if not found).  */
 uint64_t drv_symbol(pid_t pid, const char *prog, const char *function);
 
 /* Kill and reap it.  */
 void drv_finish(struct drv_proc *proc);
 
-/* Single-step the function to its return, collecting the addresses of
+/* Single-step the function to its return (or the whole run to the
+   exit; -pse_range past PROC->max_insns), collecting the addresses of
    the instructions run (rep iterations folded).  Returns the count.  */
 long drv_truth(struct drv_proc *proc, struct drv_ips *ips);
 

@@ -149,6 +149,9 @@ Test(oracle_both, threads) { oracle_run("threads", NULL, &both_shortcuts, oracle
 Test(oracle_both, forks) { oracle_run("forks", NULL, &both_shortcuts, oracle_size); }
 Test(oracle_both, syscalls) { oracle_run("syscalls", NULL, &both_shortcuts, oracle_size); }
 Test(oracle_both, jit) { oracle_run("jit", NULL, &both_shortcuts, oracle_size); }
+/* glibc's strtod, qsort, regcomp and iconv: a call's push on one walk
+   of a chain is the slot a RET further on reads (issue 13).  */
+Test(oracle_both, glibc_mix) { oracle_run("glibc_mix", "2.25", &both_shortcuts, oracle_size); }
 Test(oracle_both, bench_work) { oracle_run("bench_work", "qsort", &both_shortcuts, oracle_size); }
 
 /* A small ring wraps: what is left still decodes, from its oldest PSB,

@@ -149,3 +149,60 @@ Test(insn, alu_summaries)
 	i = decode((uint8_t[]) { 0x0f, 0xa2 }, 2);                /* cpuid */
 	cr_expect_eq(i.reg_writes, 0xf, "hidden operands count");
 }
+
+/* Every instruction that writes memory is a store to the RET shortcut:
+   x87, SSE/AVX, masked, locked and string forms, with their real
+   extent; those whose extent the operand does not bound (XSAVE's area,
+   BT* with a register bit offset, scatters) are unknown.  */
+Test(insn, every_memory_write_is_a_store)
+{
+	static const struct {
+		const char *name;
+		uint8_t bytes[8];
+		uint8_t len;
+		uint8_t fx;
+		uint16_t size;
+	} cases[] = {
+		{ "fnstcw [rsp+0x26]", { 0xd9, 0x7c, 0x24, 0x26 }, 4,
+		  emu_fx_store, 2 },
+		{ "fstp tbyte [rsp]", { 0xdb, 0x3c, 0x24 }, 3, emu_fx_store, 10 },
+		{ "fnstenv [rsp]", { 0xd9, 0x34, 0x24 }, 3, emu_fx_store, 28 },
+		{ "fxsave [rsp]", { 0x0f, 0xae, 0x04, 0x24 }, 4, emu_fx_store,
+		  512 },
+		{ "movaps [rsp], xmm0", { 0x0f, 0x29, 0x04, 0x24 }, 4,
+		  emu_fx_store, 16 },
+		{ "vmovups [rsp], ymm0", { 0xc5, 0xfc, 0x11, 0x04, 0x24 }, 5,
+		  emu_fx_store, 32 },
+		{ "vmaskmovps [rsp], ymm1, ymm0",
+		  { 0xc4, 0xe2, 0x75, 0x2e, 0x04, 0x24 }, 6, emu_fx_store, 32 },
+		{ "vmovdqu8 [rsp]{k1}, zmm0",
+		  { 0x62, 0xf1, 0x7f, 0x49, 0x7f, 0x04, 0x24 }, 7,
+		  emu_fx_store, 64 },
+		{ "cmpxchg [rsp], rax", { 0x48, 0x0f, 0xb1, 0x04, 0x24 }, 5,
+		  emu_fx_store, 8 },
+		{ "cmpxchg16b [rsp]", { 0x48, 0x0f, 0xc7, 0x0c, 0x24 }, 5,
+		  emu_fx_store, 16 },
+		{ "setz [rsp]", { 0x0f, 0x94, 0x04, 0x24 }, 4, emu_fx_store, 1 },
+		{ "xsave [rsp]", { 0x0f, 0xae, 0x24, 0x24 }, 4, emu_fx_unknown },
+		{ "xsavec [rsp]", { 0x0f, 0xc7, 0x24, 0x24 }, 4,
+		  emu_fx_unknown },
+		{ "bts [rsp], rax", { 0x48, 0x0f, 0xab, 0x04, 0x24 }, 5,
+		  emu_fx_unknown },
+		{ "pop [rsp]", { 0x8f, 0x04, 0x24 }, 3, emu_fx_unknown },
+		{ "stosb", { 0xaa }, 1, emu_fx_unknown },
+		{ "maskmovdqu", { 0x66, 0x0f, 0xf7, 0xc1 }, 4, emu_fx_unknown },
+		{ "vpscatterdd", { 0x62, 0xf2, 0x7d, 0x49, 0xa0, 0x04, 0x8c },
+		  7, emu_fx_unknown },
+		{ "enter", { 0xc8, 0x10, 0x00, 0x00 }, 4, emu_fx_unknown },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		struct emu_insn insn = decode(cases[i].bytes, cases[i].len);
+
+		cr_expect_eq(insn.fx, cases[i].fx, "%s: fx %u", cases[i].name,
+			     insn.fx);
+		if (cases[i].fx == emu_fx_store)
+			cr_expect_eq(insn.fx_size, cases[i].size, "%s: size %u",
+				     cases[i].name, insn.fx_size);
+	}
+}

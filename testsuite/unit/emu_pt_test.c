@@ -214,3 +214,28 @@ Test(pt, overflow_packet)
 	cr_expect_eq(f.packets[4].type, ppt_ovf);
 	stop(&f);
 }
+
+/* The decoder forgets its last IP at an OVF: the IP after it must not
+   be compressed against the one before (which would decode to an
+   address with the wrong upper half), and the one after that may be. */
+Test(pt, ip_after_overflow_is_uncompressed)
+{
+	struct fixture f;
+	const uint64_t a = 0x7ffff7e16770ull, b = 0x7ffff7e168efull;
+
+	start(&f);
+	emu_pt_psb(&f.pt, false, 0);
+	emu_pt_pge(&f.pt, a);
+	emu_pt_ovf(&f.pt);
+	emu_pt_fup(&f.pt, b);
+	emu_pt_tip(&f.pt, b + 0x10);
+	decode(&f);
+	cr_assert_eq(f.count, 8);
+	cr_assert_eq(f.packets[5].type, ppt_ovf);
+	cr_assert_eq(f.packets[6].type, ppt_fup);
+	cr_expect_eq(f.packets[6].payload.ip.ipc, pt_ipc_sext_48);
+	cr_expect_eq(f.packets[6].payload.ip.ip, b & 0xffffffffffffull);
+	cr_expect_eq(f.packets[7].payload.ip.ipc, pt_ipc_update_16,
+		     "compression resumes after the full IP");
+	stop(&f);
+}

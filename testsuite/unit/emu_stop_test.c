@@ -8,6 +8,9 @@
 #include "common/ps_error.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <intel-pt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -378,6 +381,137 @@ Test(stop, breakpoint_reached_by_emulation_is_taken_after_sigstop)
 	cr_expect_eq(regs.rip, target + 1, "GDB's breakpoint hit");
 	/* Right there, not on a later pass (the program recurses).  */
 	cr_expect_eq(consumed, 0);
+	emu_free(emu);
+	drv_finish(&proc);
+}
+
+/* A thread of the process other than its main one (the first found).  */
+static pid_t other_thread(pid_t pid)
+{
+	char path[64];
+	struct dirent *d;
+	pid_t tid = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int) pid);
+	dir = opendir(path);
+	while (dir && (d = readdir(dir)))
+		if (atoi(d->d_name) > 0 && atoi(d->d_name) != pid)
+			tid = atoi(d->d_name);
+	if (dir)
+		closedir(dir);
+	return tid;
+}
+
+/* Two threads step the same syscall under one planted site.  The
+   worker, blocked in read(2) there, is resumed (its step restarts the
+   syscall, the site taken out); main reaches the site and its step is
+   set up; the worker's read returns and its step puts the trap back;
+   only then does main step: it runs into the INT3, not the syscall.
+   The engine must step it again from the syscall, not take the trap
+   for the syscall's return and resume it one byte further
+   (issue 13: SIGILL with 64 threads recorded).  */
+Test(stop, step_onto_a_trap_put_back_by_another_thread)
+{
+	char prog[512], path[64];
+	struct drv_proc proc;
+	struct emu *emu;
+	enum emu_resume how, worker_how;
+	enum emu_verdict verdict;
+	struct user_regs_struct regs;
+	uint64_t syscall_ip;
+	int fds[2], status, fd, i, sig;
+	pid_t worker;
+
+	snprintf(prog, sizeof(prog), "%s/two_readers", EMU_PROGDIR);
+	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
+	worker = other_thread(proc.pid);
+	cr_assert_gt(worker, 0);
+	syscall(SYS_tgkill, proc.pid, worker, SIGSTOP);
+	cr_assert_eq(waitpid(worker, &status, __WALL), worker);
+	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
+	ptrace(PTRACE_GETREGS, worker, 0, &regs);
+	cr_assert_eq((long) regs.orig_rax, 0, "the worker is in read(2)");
+	cr_assert_eq((long) regs.rax, -512, "interrupted: -ERESTARTSYS");
+	syscall_ip = regs.rip - 2;
+
+	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
+		     0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1 << 16), 0);
+	cr_assert_eq(emu_enable(emu, worker, trace_format_pt, 1 << 16), 0);
+	cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &how), 0);
+
+	/* Main runs to the trap at the syscall; its step is set up.  */
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	for (i = 0; i < 10000; i++) {
+		resume(proc.pid, how, 0);
+		cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+		cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict,
+					 &how), 0);
+		cr_assert_eq(verdict, emu_consumed);
+		ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+		if (how == emu_resume_step && regs.rip == syscall_ip)
+			break;
+	}
+	cr_assert_lt(i, 10000, "main never reached read's syscall");
+	cr_assert_not_null(int3_lookup(&proc.sites, syscall_ip));
+
+	/* The worker's step restarts its read, which blocks; then the
+	   read returns and the step puts the trap back.  */
+	cr_assert_eq(emu_prepare(emu, worker, 0, false, &worker_how), 0);
+	cr_assert_eq(worker_how, emu_resume_step);
+	resume(worker, worker_how, 0);
+	cr_assert_eq(nat_mem_read(&proc.mem, drv_symbol(proc.pid, prog,
+							"worker_pipe"),
+				  fds, sizeof(fds)), sizeof(fds));
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int) proc.pid,
+		 fds[1]);
+	fd = open(path, O_WRONLY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "w", 1), 1);
+	close(fd);
+	cr_assert_eq(waitpid(worker, &status, __WALL), worker);
+	cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &worker_how),
+		     0);
+	cr_assert_eq(verdict, emu_consumed);
+
+	/* Main's step meets the INT3.  */
+	resume(proc.pid, how, 0);
+	cr_assert_eq(waitpid(proc.pid, &status, __WALL), proc.pid);
+	cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict, &how), 0);
+	cr_assert_eq(verdict, emu_consumed);
+	ptrace(PTRACE_GETREGS, proc.pid, 0, &regs);
+	cr_expect_eq(regs.rip, syscall_ip, "resumed at %#llx, not the syscall",
+		     regs.rip);
+	cr_expect_eq(how, emu_resume_step);
+
+	/* Both run on to the program's end, which checks both reads.  */
+	resume(worker, worker_how, 0);
+	resume(proc.pid, how, 0);
+	for (;;) {
+		pid_t tid = waitpid(-1, &status, __WALL);
+
+		cr_assert_gt(tid, 0);
+		cr_assert_eq(emu_on_stop(emu, tid, status, &verdict, &how), 0);
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (tid == proc.pid)
+				break;
+			continue;
+		}
+		sig = 0;
+		if (verdict == emu_report) {
+			sig = status >> 16 ? 0 : WSTOPSIG(status);
+			if (sig == SIGSTOP)
+				sig = 0;
+			cr_expect_eq(sig, 0, "thread %d got signal %d", tid,
+				     sig);
+			cr_assert_eq(emu_prepare(emu, tid, sig, false, &how),
+				     0);
+		}
+		resume(tid, how, sig);
+	}
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "the program ended with %#x", status);
 	emu_free(emu);
 	drv_finish(&proc);
 }
