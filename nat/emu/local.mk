@@ -14,7 +14,10 @@ nat_emu_libpsemu_a_SOURCES = \
 	nat/emu/emu_cache.c nat/emu/emu_cache.h \
 	nat/emu/emu_signal.c nat/emu/emu_signal.h \
 	nat/emu/emu_alu.c nat/emu/emu_alu.h \
-	nat/emu/emu_thread.c nat/emu/emu_thread.h
+	nat/emu/emu_thread.c nat/emu/emu_thread.h \
+	nat/emu/cc.c nat/emu/cc.h \
+	nat/emu/cc_xlate.c nat/emu/cc_xlate.h \
+	nat/emu/cc_inject.c nat/emu/cc_inject.h
 
 # What a program linking the engine needs: nat/mem and nat/int3_table
 # come with the test driver's library (below) so that the engine's tests
