@@ -75,7 +75,8 @@ size_t nat_btrace_buffer_size(size_t size, size_t page_size)
 }
 
 static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
-			  pid_t tid, size_t size, char *reason, size_t len)
+			  pid_t tid, size_t size, char *reason, size_t len,
+			  int engine)
 {
 	size_t page_size = (size_t) sysconf(_SC_PAGESIZE);
 	int err;
@@ -85,6 +86,8 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 		struct emu_config config = {
 			.ret_shortcut = true,
 			.jcc_shortcut = true,
+			.engine = engine == nat_btrace_engine_cache ?
+				emu_engine_cache : emu_engine_ptrace,
 		};
 
 		err = emu_alloc(&proc->emu, proc->pid, &proc->int3s,
@@ -138,7 +141,7 @@ int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
 		err = nat_btrace_hw(bt, thread->tid, size, reason, reason_len);
 	if (err < 0 && policy != nat_btrace_hardware)
 		err = nat_btrace_start_emu(thread->proc, bt, thread->tid, size, reason,
-				     reason_len);
+					   reason_len, target->btrace_engine);
 	if (err < 0) {
 		free(bt);
 		return err;
@@ -305,6 +308,13 @@ int nat_btrace_status(const struct nat_thread *thread,
 		st->held = bt->format == btrace_format_pt ? es.bytes_held
 							  : es.blocks_held;
 		st->wraps = es.wraps;
+		st->cache = es.engine == emu_engine_cache;
+		st->stops = es.stops;
+		st->cc_insns = es.cc_insns;
+		st->cc_branches = es.cc_branches;
+		st->cc_traps = es.cc_traps;
+		st->cc_blocks = es.cc_blocks;
+		st->cc_fallback = es.cc_fallback;
 		break;
 	}
 	return 0;

@@ -5,6 +5,7 @@
 #ifndef NAT_BTRACE_H
 #define NAT_BTRACE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +22,14 @@ enum nat_btrace_policy {
 	nat_btrace_auto,       /* hardware when present and allowed */
 	nat_btrace_hardware,
 	nat_btrace_emulated,
+};
+
+/* Which emulation engine `--btrace-engine` picks (auto: the ptrace
+   engine until the code cache passes everywhere).  */
+enum nat_btrace_engine {
+	nat_btrace_engine_auto,
+	nat_btrace_engine_ptrace,
+	nat_btrace_engine_cache,
 };
 
 enum nat_btrace_kind {
@@ -55,6 +64,11 @@ struct nat_btrace_status {
 	uint64_t recorded;         /* bytes (PT) or blocks (BTS) ever */
 	uint64_t held;             /* bytes or blocks in the buffer now */
 	uint64_t wraps;
+	/* Emulated: the engine, and what the code cache did.  */
+	bool cache;
+	uint64_t stops;            /* stops the ptrace engine took */
+	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks;
+	const char *cc_fallback;
 };
 
 const char *nat_btrace_kind_name(enum nat_btrace_kind kind);

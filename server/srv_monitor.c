@@ -199,6 +199,24 @@ static int srv_btrace_status(struct srv *srv)
 				      st.format == btrace_format_pt ? "bytes" : "blocks",
 				      (unsigned long long) st.held,
 				      (unsigned long long) st.wraps);
+			if (st.kind == nat_btrace_emu && st.cache)
+				ps_buf_printf(&out, "  Engine: code cache, "
+					      "%llu instructions and %llu "
+					      "branches run in the cache "
+					      "(%llu blocks, %llu exits), %llu "
+					      "ptrace stops in all%s%s\n",
+					      (unsigned long long) st.cc_insns,
+					      (unsigned long long) st.cc_branches,
+					      (unsigned long long) st.cc_blocks,
+					      (unsigned long long) st.cc_traps,
+					      (unsigned long long) st.stops,
+					      st.cc_fallback ?
+					      "; ptrace engine only: " : "",
+					      st.cc_fallback ? st.cc_fallback : "");
+			else if (st.kind == nat_btrace_emu)
+				ps_buf_printf(&out, "  Engine: ptrace, %llu "
+					      "stops\n",
+					      (unsigned long long) st.stops);
 		}
 	if (!traced)
 		ps_buf_puts(&out, "No thread is traced.\n");
