@@ -21,9 +21,11 @@
    must reach), each with a SYSCALL; INT3 at its start for later
    injections.  */
 enum { cc_chunk_size = 4 << 20, cc_chunk_head = 16, cc_max_chunks = 64 };
-/* Per-thread data: a control page, the log, a guard page.  */
+/* Per-thread data: the control page and lookup table (cc_xlate.h), the
+   log, a guard page.  */
 enum { cc_page = 4096, cc_log_size = 1 << 20,
-       cc_data_size = cc_page + cc_log_size + cc_page };
+       cc_log_off = cc_ctl_table + cc_table_size * 16,
+       cc_data_size = cc_log_off + cc_log_size + cc_page };
 
 struct cc_chunk {
 	uint64_t addr, used;
@@ -48,6 +50,7 @@ struct cc {
 	size_t nslots, nbad, badcap;
 	uint8_t *logbuf;               /* a drained log */
 	struct cc_thread th;           /* the one thread it runs */
+	uint64_t skip;                 /* an IP not to enter at, once */
 	uint64_t sites_sig;            /* others' int3s at translation */
 	const char *fallback;
 	struct cc_status st;
@@ -142,12 +145,44 @@ void cc_free(struct cc *cc, pid_t tid)
 	free(cc);
 }
 
+static int cc_peek(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *) addr, len };
+
+	return process_vm_readv(tid, &local, 1, &remote, 1, 0) ==
+		(ssize_t) len ? 0 : -pse_fault;
+}
+
+static int cc_poke(pid_t tid, uint64_t addr, const void *buf, size_t len)
+{
+	struct iovec local = { (void *) buf, len },
+		remote = { (void *) addr, len };
+
+	return process_vm_writev(tid, &local, 1, &remote, 1, 0) ==
+		(ssize_t) len ? 0 : -pse_fault;
+}
+
+/* Lookups must not find blocks that are gone.  */
+static void cc_table_clear(struct cc *cc)
+{
+	void *zero;
+
+	if (!cc->th.data)
+		return;
+	zero = calloc(cc_table_size, 16);
+	if (zero)
+		cc_poke(cc->th.tid, cc->th.data + cc_ctl_table, zero,
+			(size_t) cc_table_size * 16);
+	free(zero);
+}
+
 void cc_flush(struct cc *cc)
 {
 	if (!cc || !cc->nblocks)
 		return;
 	cc->st.flushes++;
 	cc_drop_blocks(cc);
+	cc_table_clear(cc);
 }
 
 void cc_on_exec(struct cc *cc)
@@ -379,16 +414,16 @@ static int cc_thread_data(struct cc *cc, pid_t tid)
 	if (err < 0)
 		return err;
 	err = cc_inject_mprotect(tid, mem, cc->syscall_at,
-				 addr + cc_page + cc_log_size, cc_page,
+				 addr + cc_log_off + cc_log_size, cc_page,
 				 PROT_NONE);
 	if (err < 0) {
 		cc_inject_munmap(tid, mem, cc->syscall_at, addr, cc_data_size);
 		return err;
 	}
-	log = addr + cc_page;
+	log = addr + cc_log_off;
 	if (nat_mem_write(mem, addr + cc_ctl_cursor, &log, 8) < 0)
 		return -pse_fault;
-	cc_inject_name(tid, mem, cc->syscall_at, addr, cc_page + cc_log_size,
+	cc_inject_name(tid, mem, cc->syscall_at, addr, cc_log_off + cc_log_size,
 		       addr + 1024, "ptstub branch log");
 	for (size_t i = 0; i < cc->nchunks; i++)
 		cc_inject_name(tid, mem, cc->syscall_at, cc->chunks[i].addr,
@@ -463,23 +498,6 @@ static struct cc_block *cc_block_get(struct cc *cc, pid_t tid,
 	return blk;
 }
 
-static int cc_peek(pid_t tid, uint64_t addr, void *buf, size_t len)
-{
-	struct iovec local = { buf, len }, remote = { (void *) addr, len };
-
-	return process_vm_readv(tid, &local, 1, &remote, 1, 0) ==
-		(ssize_t) len ? 0 : -pse_fault;
-}
-
-static int cc_poke(pid_t tid, uint64_t addr, const void *buf, size_t len)
-{
-	struct iovec local = { (void *) buf, len },
-		remote = { (void *) addr, len };
-
-	return process_vm_writev(tid, &local, 1, &remote, 1, 0) ==
-		(ssize_t) len ? 0 : -pse_fault;
-}
-
 /* The direct branches of BLK before its instruction K, and the last
    instruction run before K.  */
 static void cc_rec_upto(struct emu_thread *th, const struct cc_block *blk,
@@ -496,7 +514,7 @@ static void cc_rec_upto(struct emu_thread *th, const struct cc_block *blk,
    does not fit the blocks (never expected; the caller records a gap).  */
 static bool cc_drain(struct cc *cc, struct emu_thread *th)
 {
-	uint64_t log = cc->th.data + cc_page, cursor;
+	uint64_t log = cc->th.data + cc_log_off, cursor;
 	uint8_t *buf;
 	size_t n;
 	bool ok = true;
@@ -512,21 +530,31 @@ static bool cc_drain(struct cc *cc, struct emu_thread *th)
 	buf = cc->logbuf;
 	if (cc_peek(th->tid, log, buf, n) < 0)
 		return false;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n;) {
 		const struct cc_block *blk = cc_find(cc, cc->th.cur_ip);
-		bool taken = buf[i] != 0;
+		uint64_t target;
+		bool taken;
 
-		if (!blk || !blk->size || blk->end != cc_end_cond) {
+		if (!blk || !blk->size || blk->end == cc_end_exit ||
+		    (blk->end == cc_end_ret && n - i < 8)) {
 			ok = false;
 			break;
 		}
 		emu_rec_psb(th, blk->start);
 		cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
-		emu_rec_cond(th, blk->jcc_ip, taken, blk->jcc_target);
 		cc->st.insns += blk->ncopied + blk->nedges;
+		cc->st.branches++;
+		if (blk->end == cc_end_ret) {
+			memcpy(&target, buf + i, 8);
+			i += 8;
+			emu_rec_ret(th, blk->jcc_ip, target);
+			cc->th.cur_ip = target;
+			continue;
+		}
+		taken = buf[i++] != 0;
+		emu_rec_cond(th, blk->jcc_ip, taken, blk->jcc_target);
 		cc->th.cur_ip = blk->ways[taken].target;
 	}
-	cc->st.branches += n;
 	cc_poke(th->tid, cc->th.data + cc_ctl_cursor, &log, 8);
 	return ok;
 }
@@ -540,6 +568,10 @@ bool cc_enter(struct cc *cc, struct emu_thread *th,
 
 	if (cc->fallback || !th->traced || !th->on)
 		return false;
+	if (cc->skip && cc->skip == regs->rip) {
+		cc->skip = 0;
+		return false;
+	}
 	if (emu->nthreads != 1 || emu->ntraced != 1)
 		return false;
 	if (regs->gs_base || regs->gs) {
@@ -559,6 +591,14 @@ bool cc_enter(struct cc *cc, struct emu_thread *th,
 	if (cc_thread_data(cc, th->tid) < 0) {
 		cc->fallback = "its mappings could not be made";
 		return false;
+	}
+	{
+		/* Returns find this block through the table.  */
+		uint64_t entry[2] = { regs->rip, blk->cache };
+
+		cc_poke(th->tid, cc->th.data + cc_ctl_table +
+			((regs->rip & (cc_table_size - 1)) << 4), entry,
+			sizeof(entry));
 	}
 	cc->th.cur_ip = regs->rip;
 	regs->rip = blk->cache;
@@ -587,6 +627,48 @@ static void cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
 		nat_mem_write(cc->emu->mem, blk->cache + way->stub_off, stub,
 			      sizeof(stub));
 	}
+}
+
+/* A stop in a return's lookup: registers back from their slots; before
+   the target is logged the return has not run, after it, it has.  */
+static bool cc_settle_ret(struct cc *cc, struct emu_thread *th,
+			  const struct cc_block *blk,
+			  const struct cc_pos *pos,
+			  struct user_regs_struct *regs, uint64_t *orig)
+{
+	uint64_t v;
+
+	if (pos->flags & cc_ret_rax) {
+		if (cc_peek(th->tid, cc->th.data + cc_ctl_save, &v, 8) < 0)
+			return false;
+		regs->rax = v;
+	}
+	if (pos->flags & cc_ret_rcx) {
+		if (cc_peek(th->tid, cc->th.data + cc_ctl_save2, &v, 8) < 0)
+			return false;
+		regs->rcx = v;
+	}
+	if (pos->flags & cc_ret_flags) {
+		/* LAHF put SF ZF AF PF CF in AH, SETO put OF in AL.  */
+		if (cc_peek(th->tid, cc->th.data + cc_ctl_flags, &v, 8) < 0)
+			return false;
+		regs->eflags = (regs->eflags & ~0x8d5ull) |
+			((v >> 8) & 0xd5) | (v & 1 ? 0x800 : 0);
+	}
+	if (pos->flags & cc_ret_logged) {
+		/* The drain recorded the return and moved on to its
+		   target.  */
+		if (!(pos->flags & cc_ret_rsp))
+			regs->rsp += blk->ret_pop;
+		*orig = cc->th.cur_ip;
+		return true;
+	}
+	if (cc->th.cur_ip != blk->start)
+		return false;
+	cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
+	cc->st.insns += blk->ncopied - 1 + blk->nedges;
+	*orig = blk->jcc_ip;
+	return true;
 }
 
 /* Where a thread stopped at cache address IP stands in original terms:
@@ -627,6 +709,9 @@ static bool cc_settle(struct cc *cc, struct emu_thread *th,
 		cc_rec_upto(th, blk, pos->insn);
 		*orig = blk->insns[pos->insn].ip;
 		return true;
+	case cc_pos_ret:
+	case cc_pos_miss:
+		return cc_settle_ret(cc, th, blk, pos, regs, orig);
 	default:
 		break;
 	}
@@ -691,6 +776,28 @@ static bool cc_si_kernel(pid_t tid, uint64_t *addr)
 	return si.si_code == SI_KERNEL || si.si_code > 0;
 }
 
+/* Whether a SIGSEGV at FAULT is a log store running into the guard
+   page; *REG gets the register holding the cursor.  */
+static bool cc_log_full(struct cc *cc, const struct cc_block *blk,
+			struct user_regs_struct *regs, uint64_t fault,
+			unsigned long long **reg)
+{
+	const struct cc_pos *pos = cc_block_pos(blk,
+			(uint32_t) (regs->rip - blk->cache));
+	uint64_t guard = cc->th.data + cc_log_off + cc_log_size;
+
+	if (!pos)
+		return false;
+	if (pos->kind == cc_pos_way && (pos->flags & cc_way_store))
+		*reg = &regs->rax;
+	else if (pos->kind == cc_pos_ret && (pos->flags & cc_ret_store))
+		*reg = &regs->rcx;
+	else
+		return false;
+	return fault >= guard && fault < guard + 8 && **reg + 8 > guard &&
+		**reg <= guard;
+}
+
 int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	       struct user_regs_struct *regs, int sig,
 	       enum emu_verdict *verdict, enum emu_resume *how)
@@ -699,6 +806,7 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	const struct cc_block *blk;
 	const struct cc_pos *pos = NULL;
 	uint64_t orig, fault = 0;
+	unsigned long long *cursor;
 
 	blk = cc_block_at(cc, regs->rip - (sig == SIGTRAP));
 	if (blk)
@@ -711,12 +819,15 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		const struct cc_block *to;
 
 		cc->st.traps++;
-		if (!cc_settle(cc, th, regs, regs->rip - 1, &orig)) {
-			emu_rec_gap(th, 0);
-			cc_leave(th, regs, blk->ways[w].target);
-			return emu_setregs(th->tid, regs);
-		}
 		*verdict = emu_consumed;
+		if (!cc_settle(cc, th, regs, regs->rip - 1, &orig)) {
+			cc->fallback = "a stop it could not place";
+			orig = blk->ways[w].target;
+			emu_rec_gap(th, orig);
+			cc_leave(th, regs, orig);
+			return emu_resume_from(cc->emu, th, regs, &before,
+					       false, how);
+		}
 		if (blk->ways[w].link && cc_sites_sig(cc) == cc->sites_sig &&
 		    cc_may_copy(cc, orig) &&
 		    (to = cc_block_get(cc, th->tid, orig))) {
@@ -730,18 +841,47 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		cc_leave(th, regs, orig);
 		return emu_resume_from(cc->emu, th, regs, &before, false, how);
 	}
-	if (sig == SIGSEGV && blk && cc_block_pos(blk,
-			(uint32_t) (regs->rip - blk->cache)) &&
-	    cc_si_kernel(th->tid, &fault) &&
-	    fault == cc->th.data + cc_page + cc_log_size &&
-	    regs->rax == fault) {
+	if (sig == SIGTRAP && pos && pos->kind == cc_pos_miss &&
+	    cc_si_kernel(th->tid, &fault)) {
+		/* A return whose target is not in the table: the ptrace
+		   engine runs it, and the thread comes back in at its
+		   target (cc_enter fills the table).  */
+		uint64_t target;
+
+		cc->st.traps++;
+		*verdict = emu_consumed;
+		if (!cc_settle(cc, th, regs, regs->rip - 1, &orig)) {
+			cc->fallback = "a stop it could not place";
+			emu_rec_gap(th, blk->jcc_ip);
+			orig = blk->jcc_ip;
+		} else if (cc_peek(th->tid, regs->rsp, &target, 8) == 0) {
+			/* Run the return here, and go on in the cache.  */
+			emu_rec_ret(th, orig, target);
+			regs->rsp += blk->ret_pop;
+			regs->rip = target;
+			regs->gs_base = 0;
+			cc->th.cur_ip = target;
+			if (cc_enter(cc, th, regs)) {
+				*how = emu_resume_cont;
+				return emu_setregs(th->tid, regs);
+			}
+			orig = target;
+		} else {
+			/* It faults: the ptrace engine runs it.  */
+			cc->skip = orig;
+		}
+		cc_leave(th, regs, orig);
+		return emu_resume_from(cc->emu, th, regs, &before, false, how);
+	}
+	if (sig == SIGSEGV && blk && cc_si_kernel(th->tid, &fault) &&
+	    cc_log_full(cc, blk, regs, fault, &cursor)) {
 		/* The log is full: drained, the store goes on at its start. */
 		cc->st.fills++;
 		if (!cc_drain(cc, th)) {
 			emu_rec_gap(th, 0);
 			cc->fallback = "its log could not be read";
 		}
-		regs->rax = cc->th.data + cc_page;
+		*cursor = cc->th.data + cc_log_off;
 		*verdict = emu_consumed;
 		*how = emu_resume_cont;
 		return emu_setregs(th->tid, regs);

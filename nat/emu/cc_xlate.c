@@ -100,7 +100,8 @@ static uint32_t cc_emit_way(struct cc_build *b, uint8_t way, int value)
 		cc_emit_gs_rax(b, false, cc_ctl_cursor);
 		memcpy(st, store, sizeof(st));
 		st[2] = (uint8_t) value;
-		cc_pos_add(b, cc_pos_way, way, cc_way_rax_saved, 0);
+		cc_pos_add(b, cc_pos_way, way,
+			   cc_way_rax_saved | cc_way_store, 0);
 		cc_emit(b, st, sizeof(st));
 		cc_pos_add(b, cc_pos_way, way, cc_way_rax_saved, 0);
 		cc_emit(b, bump, sizeof(bump));
@@ -200,6 +201,87 @@ static void cc_end_with_cond(struct cc_build *b, struct cc_block *blk,
 				(uint8_t) (b->off - (short_off + 2));
 		blk->ways[0].jmp_off = cc_emit_way(b, 0, 0);
 	}
+}
+
+/* One instruction of a return's lookup, at stop state FLAGS.  */
+static void cc_ret_insn(struct cc_build *b, uint8_t flags,
+			const uint8_t *bytes, size_t len)
+{
+	cc_pos_add(b, cc_pos_ret, 0, flags, 0);
+	cc_emit(b, bytes, len);
+}
+
+static void cc_ret_gs(struct cc_build *b, uint8_t flags, uint8_t op,
+		      uint8_t modrm, uint32_t disp)
+{
+	uint8_t insn[9] = { 0x65, 0x48, op, modrm, 0x25 };
+
+	cc_put32(insn + 5, disp);
+	cc_ret_insn(b, flags, insn, sizeof(insn));
+}
+
+/* The return INSN: its target looked up in the thread's table with the
+   flags saved (LAHF/SETO) and restored, logged (8 bytes), RSP popped,
+   and a jump to the translation; a miss traps.  */
+static void cc_end_with_ret(struct cc_build *b, struct cc_block *blk,
+			    const struct emu_insn *insn, uint64_t prev)
+{
+	enum { A = cc_ret_rax, C = cc_ret_rcx, F = cc_ret_flags,
+	       L = cc_ret_logged };
+	uint16_t at = cc_insn_add(b, insn->ip, prev);
+	uint8_t buf[9];
+	size_t jne_off, miss_off;
+
+	(void) at;
+	blk->end = cc_end_ret;
+	blk->jcc_ip = insn->ip;
+	blk->ret_pop = (uint16_t) (8 + insn->ret_imm);
+	cc_ret_gs(b, 0, 0x89, 0x04, cc_ctl_save);          /* save rax */
+	cc_ret_gs(b, 0, 0x89, 0x0c, cc_ctl_save2);         /* save rcx */
+	cc_ret_insn(b, 0, (const uint8_t[]) { 0x9f }, 1);   /* lahf */
+	cc_ret_insn(b, A, (const uint8_t[]) { 0x0f, 0x90, 0xc0 }, 3);
+	cc_ret_gs(b, A, 0x89, 0x04, cc_ctl_flags);
+	cc_ret_insn(b, A | F, (const uint8_t[]) { 0x48, 0x8b, 0x04, 0x24 },
+		    4);                                      /* rax = [rsp] */
+	cc_ret_insn(b, A | F, (const uint8_t[]) { 0x89, 0xc1 }, 2);
+	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0xc1, 0xe1, 0x04 }, 3);
+	buf[0] = 0x81;
+	buf[1] = 0xe1;
+	cc_put32(buf + 2, (cc_table_size - 1) << 4);
+	cc_ret_insn(b, A | C | F, buf, 6);
+	buf[0] = 0x65; buf[1] = 0x48; buf[2] = 0x3b; buf[3] = 0x81;
+	cc_put32(buf + 4, cc_ctl_table);
+	cc_ret_insn(b, A | C | F, buf, 8);     /* cmp rax, gs:[rcx+T] */
+	jne_off = b->off;
+	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x0f, 0x85, 0, 0, 0, 0 },
+		    6);
+	buf[2] = 0x8b; buf[3] = 0x89;
+	cc_put32(buf + 4, cc_ctl_table + 8);
+	cc_ret_insn(b, A | C | F, buf, 8);     /* rcx = gs:[rcx+T+8] */
+	cc_ret_gs(b, A | C | F, 0x89, 0x0c, cc_ctl_jump);
+	cc_ret_gs(b, A | C | F, 0x8b, 0x0c, cc_ctl_cursor);
+	cc_ret_insn(b, A | C | F | cc_ret_store,
+		    (const uint8_t[]) { 0x48, 0x89, 0x01 }, 3);
+	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x48, 0x8d, 0x49, 0x08 },
+		    4);
+	cc_ret_gs(b, A | C | F, 0x89, 0x0c, cc_ctl_cursor);
+	cc_ret_gs(b, A | C | F | L, 0x8b, 0x04, cc_ctl_flags);
+	cc_ret_insn(b, A | C | F | L, (const uint8_t[]) { 0x04, 0x7f }, 2);
+	cc_ret_insn(b, A | C | F | L, (const uint8_t[]) { 0x9e }, 1);
+	cc_ret_gs(b, A | C | F | L, 0x8b, 0x04, cc_ctl_save);
+	cc_ret_gs(b, C | F | L, 0x8b, 0x0c, cc_ctl_save2);
+	buf[0] = 0x48; buf[1] = 0x8d; buf[2] = 0xa4; buf[3] = 0x24;
+	cc_put32(buf + 4, 8u + insn->ret_imm);
+	cc_ret_insn(b, F | L, buf, 8);         /* lea rsp, [rsp+8+imm] */
+	buf[0] = 0x65; buf[1] = 0xff; buf[2] = 0x24; buf[3] = 0x25;
+	cc_put32(buf + 4, cc_ctl_jump);
+	cc_ret_insn(b, F | L | cc_ret_rsp, buf, 8);
+	miss_off = b->off;
+	cc_pos_add(b, cc_pos_miss, 0, A | C | F, 0);
+	cc_emit(b, (const uint8_t[]) { 0xcc }, 1);
+	if (!b->overflow)
+		cc_put32(b->code + jne_off + 2,
+			 (uint32_t) (miss_off - (jne_off + 6)));
 }
 
 /* Whether the cache may run ZI as a copy: no GS (the engine's), no
@@ -356,6 +438,11 @@ int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 		}
 		if (insn.iclass == emu_ic_cond && insn.emulable) {
 			cc_end_with_cond(b, blk, &insn, prev);
+			blk->ncopied++;
+			break;
+		}
+		if (insn.iclass == emu_ic_ret && insn.emulable) {
+			cc_end_with_ret(b, blk, &insn, prev);
 			blk->ncopied++;
 			break;
 		}

@@ -20,8 +20,12 @@
 #include <stdint.h>
 
 /* The per-thread control block the GS base points at while a thread
-   runs in the cache: the log cursor and a register save slot.  */
-enum { cc_ctl_cursor = 0, cc_ctl_save = 8 };
+   runs in the cache: the log cursor, register save slots, and after it
+   the return lookup table: cc_table_size entries of (original target,
+   cache address), indexed by the target's low bits.  */
+enum { cc_ctl_cursor = 0, cc_ctl_save = 8, cc_ctl_save2 = 16,
+       cc_ctl_flags = 24, cc_ctl_jump = 32, cc_ctl_table = 4096,
+       cc_table_size = 1 << 16 };
 
 /* Limits per block.  */
 enum { cc_block_max_insns = 256, cc_block_max_edges = 32,
@@ -33,9 +37,18 @@ enum cc_pos_kind {
 	cc_pos_push,    /* a call's push glue, step STEP (0: RSP not moved) */
 	cc_pos_way,     /* an exit's glue: FLAGS say how far it got */
 	cc_pos_stub,    /* an exit's stub (its trap), the way done */
+	cc_pos_ret,     /* a return's lookup: FLAGS are cc_ret_* */
+	cc_pos_miss,    /* its trap on a lookup miss (cc_ret_* too) */
 };
 
-enum { cc_way_rax_saved = 1 << 0, cc_way_logged = 1 << 1 };
+enum { cc_way_rax_saved = 1 << 0, cc_way_logged = 1 << 1,
+       cc_way_store = 1 << 2 /* the log store, cursor in RAX */ };
+
+/* How far a return's lookup got: which registers wait in their save
+   slots, whether the target is logged, RSP moved past it.  */
+enum { cc_ret_rax = 1 << 0, cc_ret_rcx = 1 << 1, cc_ret_flags = 1 << 2,
+       cc_ret_logged = 1 << 3, cc_ret_rsp = 1 << 4,
+       cc_ret_store = 1 << 5 /* the log store, cursor in RCX */ };
 
 struct cc_pos {
 	uint32_t off;
@@ -65,6 +78,7 @@ struct cc_way {
 enum cc_end {
 	cc_end_cond,      /* a conditional branch: two logged ways */
 	cc_end_exit,      /* leave at the last instruction (not copied) */
+	cc_end_ret,       /* a return: looked up, its target logged */
 };
 
 struct cc_block {
@@ -74,7 +88,7 @@ struct cc_block {
 	uint8_t end;      /* enum cc_end */
 	uint8_t nways;
 	struct cc_way ways[2];
-	uint64_t jcc_ip, jcc_target;  /* cc_end_cond */
+	uint64_t jcc_ip, jcc_target;  /* cc_end_cond; jcc_ip: cc_end_ret */
 	struct cc_insn *insns;  /* malloc'd; the last one is the Jcc or
 				   the exit's */
 	uint16_t ninsns;
@@ -83,6 +97,7 @@ struct cc_block {
 	struct cc_pos *pos;  /* sorted by offset, malloc'd */
 	uint16_t npos;
 	uint32_t ncopied;    /* instructions run per pass (for counts) */
+	uint16_t ret_pop;    /* cc_end_ret: bytes RET pops */
 };
 
 /* What the translator needs from its caller.  */
