@@ -536,7 +536,7 @@ static bool cc_drain(struct cc *cc, struct emu_thread *th)
 		bool taken;
 
 		if (!blk || !blk->size || blk->end == cc_end_exit ||
-		    (blk->end == cc_end_ret && n - i < 8)) {
+		    (blk->end != cc_end_cond && n - i < 8)) {
 			ok = false;
 			break;
 		}
@@ -544,10 +544,15 @@ static bool cc_drain(struct cc *cc, struct emu_thread *th)
 		cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
 		cc->st.insns += blk->ncopied + blk->nedges;
 		cc->st.branches++;
-		if (blk->end == cc_end_ret) {
+		if (blk->end != cc_end_cond) {
 			memcpy(&target, buf + i, 8);
 			i += 8;
-			emu_rec_ret(th, blk->jcc_ip, target);
+			if (blk->end == cc_end_ret)
+				emu_rec_ret(th, blk->jcc_ip, target);
+			else
+				emu_rec_indirect(th, blk->jcc_ip, target,
+						 blk->jcc_target,
+						 blk->ind_call);
 			cc->th.cur_ip = target;
 			continue;
 		}
@@ -658,8 +663,15 @@ static bool cc_settle_ret(struct cc *cc, struct emu_thread *th,
 	if (pos->flags & cc_ret_logged) {
 		/* The drain recorded the return and moved on to its
 		   target.  */
-		if (!(pos->flags & cc_ret_rsp))
+		if (blk->end == cc_end_ret && !(pos->flags & cc_ret_rsp))
 			regs->rsp += blk->ret_pop;
+		if (blk->ind_call) {
+			/* The call's push, finished.  */
+			if (!(pos->flags & cc_ret_rsp))
+				regs->rsp -= 8;
+			if (cc_poke(th->tid, regs->rsp, &blk->jcc_target, 8) < 0)
+				return false;
+		}
 		*orig = cc->th.cur_ip;
 		return true;
 	}
@@ -776,6 +788,35 @@ static bool cc_si_kernel(pid_t tid, uint64_t *addr)
 	return si.si_code == SI_KERNEL || si.si_code > 0;
 }
 
+/* Run the return or indirect branch ending BLK at ORIG, for the
+   thread: recorded, registers updated, *TARGET its target.  False if
+   it would fault (the ptrace engine runs it then).  */
+static bool cc_run_branch(struct cc *cc, struct emu_thread *th,
+			  const struct cc_block *blk,
+			  struct user_regs_struct *regs, uint64_t orig,
+			  uint64_t *target)
+{
+	struct emu_access acc = { cc->emu, th->tid };
+	struct user_regs_struct r = *regs;
+	struct emu_insn insn;
+
+	if (blk->end == cc_end_ret) {
+		if (cc_peek(th->tid, regs->rsp, target, 8) < 0)
+			return false;
+		emu_rec_ret(th, orig, *target);
+		regs->rsp += blk->ret_pop;
+		return true;
+	}
+	r.gs_base = 0;
+	r.rip = orig;
+	if (emu_decode_at(cc->emu, orig, &insn) < 0 ||
+	    emu_emulate(th, &acc, &insn, &r) < 0)
+		return false;
+	*target = r.rip;
+	regs->rsp = r.rsp;
+	return true;
+}
+
 /* Whether a SIGSEGV at FAULT is a log store running into the guard
    page; *REG gets the register holding the cursor.  */
 static bool cc_log_full(struct cc *cc, const struct cc_block *blk,
@@ -854,10 +895,8 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 			cc->fallback = "a stop it could not place";
 			emu_rec_gap(th, blk->jcc_ip);
 			orig = blk->jcc_ip;
-		} else if (cc_peek(th->tid, regs->rsp, &target, 8) == 0) {
-			/* Run the return here, and go on in the cache.  */
-			emu_rec_ret(th, orig, target);
-			regs->rsp += blk->ret_pop;
+		} else if (cc_run_branch(cc, th, blk, regs, orig, &target)) {
+			/* Run here, and go on in the cache.  */
 			regs->rip = target;
 			regs->gs_base = 0;
 			cc->th.cur_ip = target;

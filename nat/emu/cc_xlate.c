@@ -220,30 +220,84 @@ static void cc_ret_gs(struct cc_build *b, uint8_t flags, uint8_t op,
 	cc_ret_insn(b, flags, insn, sizeof(insn));
 }
 
-/* The return INSN: its target looked up in the thread's table with the
-   flags saved (LAHF/SETO) and restored, logged (8 bytes), RSP popped,
-   and a jump to the translation; a miss traps.  */
-static void cc_end_with_ret(struct cc_build *b, struct cc_block *blk,
-			    const struct emu_insn *insn, uint64_t prev)
+/* MOV RCX, <the operand of the indirect branch ZI at IP>, with its
+   RIP-relative displacement moved for the copy; false if it cannot be
+   written so.  */
+static bool cc_emit_load(struct cc_build *b, uint64_t ip,
+			 const uint8_t *bytes,
+			 const ZydisDecodedInstruction *zi,
+			 const struct emu_insn *insn)
+{
+	uint8_t mov[16];
+	size_t n = 0, rest;
+	uint8_t mod = zi->raw.modrm.mod, rm = zi->raw.modrm.rm;
+	size_t tail = zi->raw.modrm.offset + 1u;
+
+	if (insn->op.seg == emu_seg_gs)
+		return false;
+	if (insn->op.seg == emu_seg_fs)
+		mov[n++] = 0x64;
+	mov[n++] = (uint8_t) (0x48 | (zi->raw.rex.X << 1) | zi->raw.rex.B);
+	mov[n++] = 0x8b;
+	mov[n++] = (uint8_t) ((mod << 6) | (1 << 3) | rm);
+	rest = zi->length - tail;
+	if (n + rest > sizeof(mov))
+		return false;
+	memcpy(mov + n, bytes + tail, rest);
+	if (mod == 0 && rm == 5) {
+		int32_t disp;
+		int64_t moved;
+		size_t at = n + (zi->raw.disp.offset - tail);
+
+		memcpy(&disp, bytes + zi->raw.disp.offset, 4);
+		moved = (int64_t) disp + (int64_t) (ip + zi->length) -
+			(int64_t) (b->cache + b->off + n + rest);
+		if (moved < INT32_MIN || moved > INT32_MAX)
+			return false;
+		cc_put32(mov + at, (uint32_t) (int32_t) moved);
+	}
+	n += rest;
+	cc_pos_add(b, cc_pos_ret, 0, 0, 0);
+	cc_emit(b, mov, n);
+	return true;
+}
+
+/* A return or an indirect branch INSN: its target (RAX) looked up in
+   the thread's table with the flags saved (LAHF/SETO) and restored,
+   logged (8 bytes), and a jump to the translation; a miss traps.  ZI
+   and BYTES: the indirect branch as decoded.  False if it cannot be
+   translated (nothing emitted that counts).  */
+static bool cc_end_with_lookup(struct cc_build *b, struct cc_block *blk,
+			       const struct emu_insn *insn, uint64_t prev,
+			       const ZydisDecodedInstruction *zi,
+			       const uint8_t *bytes)
 {
 	enum { A = cc_ret_rax, C = cc_ret_rcx, F = cc_ret_flags,
-	       L = cc_ret_logged };
-	uint16_t at = cc_insn_add(b, insn->ip, prev);
+	       L = cc_ret_logged, R = cc_ret_rsp };
+	bool ret = insn->iclass == emu_ic_ret;
+	bool call = insn->iclass == emu_ic_call_ind;
 	uint8_t buf[9];
-	size_t jne_off, miss_off;
+	size_t jne_off, miss_off, mark = b->off;
+	uint16_t mark_pos = b->npos;
 
-	(void) at;
-	blk->end = cc_end_ret;
-	blk->jcc_ip = insn->ip;
-	blk->ret_pop = (uint16_t) (8 + insn->ret_imm);
 	cc_ret_gs(b, 0, 0x89, 0x04, cc_ctl_save);          /* save rax */
 	cc_ret_gs(b, 0, 0x89, 0x0c, cc_ctl_save2);         /* save rcx */
-	cc_ret_insn(b, 0, (const uint8_t[]) { 0x9f }, 1);   /* lahf */
-	cc_ret_insn(b, A, (const uint8_t[]) { 0x0f, 0x90, 0xc0 }, 3);
-	cc_ret_gs(b, A, 0x89, 0x04, cc_ctl_flags);
-	cc_ret_insn(b, A | F, (const uint8_t[]) { 0x48, 0x8b, 0x04, 0x24 },
-		    4);                                      /* rax = [rsp] */
-	cc_ret_insn(b, A | F, (const uint8_t[]) { 0x89, 0xc1 }, 2);
+	if (!ret && !cc_emit_load(b, insn->ip, bytes, zi, insn)) {
+		b->off = mark;
+		b->npos = mark_pos;
+		return false;
+	}
+	cc_ret_insn(b, ret ? 0 : C, (const uint8_t[]) { 0x9f }, 1);
+	cc_ret_insn(b, A | (ret ? 0 : C),
+		    (const uint8_t[]) { 0x0f, 0x90, 0xc0 }, 3);
+	cc_ret_gs(b, A | (ret ? 0 : C), 0x89, 0x04, cc_ctl_flags);
+	if (ret)
+		cc_ret_insn(b, A | F,
+			    (const uint8_t[]) { 0x48, 0x8b, 0x04, 0x24 }, 4);
+	else
+		cc_ret_insn(b, A | C | F,
+			    (const uint8_t[]) { 0x48, 0x89, 0xc8 }, 3);
+	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x89, 0xc1 }, 2);
 	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0xc1, 0xe1, 0x04 }, 3);
 	buf[0] = 0x81;
 	buf[1] = 0xe1;
@@ -270,18 +324,38 @@ static void cc_end_with_ret(struct cc_build *b, struct cc_block *blk,
 	cc_ret_insn(b, A | C | F | L, (const uint8_t[]) { 0x9e }, 1);
 	cc_ret_gs(b, A | C | F | L, 0x8b, 0x04, cc_ctl_save);
 	cc_ret_gs(b, C | F | L, 0x8b, 0x0c, cc_ctl_save2);
-	buf[0] = 0x48; buf[1] = 0x8d; buf[2] = 0xa4; buf[3] = 0x24;
-	cc_put32(buf + 4, 8u + insn->ret_imm);
-	cc_ret_insn(b, F | L, buf, 8);         /* lea rsp, [rsp+8+imm] */
+	if (ret) {
+		buf[0] = 0x48; buf[1] = 0x8d; buf[2] = 0xa4; buf[3] = 0x24;
+		cc_put32(buf + 4, 8u + insn->ret_imm);
+		cc_ret_insn(b, F | L, buf, 8); /* lea rsp, [rsp+8+imm] */
+	} else if (call) {
+		uint64_t nlip = insn->ip + insn->len;
+		uint8_t lea[5] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
+		uint8_t lo[7] = { 0xc7, 0x04, 0x24 };
+		uint8_t hi[8] = { 0xc7, 0x44, 0x24, 0x04 };
+
+		cc_put32(lo + 3, (uint32_t) nlip);
+		cc_put32(hi + 4, (uint32_t) (nlip >> 32));
+		cc_ret_insn(b, F | L, lea, sizeof(lea));
+		cc_ret_insn(b, F | L | R, lo, sizeof(lo));
+		cc_ret_insn(b, F | L | R, hi, sizeof(hi));
+	}
 	buf[0] = 0x65; buf[1] = 0xff; buf[2] = 0x24; buf[3] = 0x25;
 	cc_put32(buf + 4, cc_ctl_jump);
-	cc_ret_insn(b, F | L | cc_ret_rsp, buf, 8);
+	cc_ret_insn(b, F | L | (ret || call ? R : 0), buf, 8);
 	miss_off = b->off;
 	cc_pos_add(b, cc_pos_miss, 0, A | C | F, 0);
 	cc_emit(b, (const uint8_t[]) { 0xcc }, 1);
 	if (!b->overflow)
 		cc_put32(b->code + jne_off + 2,
 			 (uint32_t) (miss_off - (jne_off + 6)));
+	cc_insn_add(b, insn->ip, prev);
+	blk->end = ret ? cc_end_ret : cc_end_ind;
+	blk->jcc_ip = insn->ip;
+	blk->ret_pop = (uint16_t) (8 + insn->ret_imm);
+	blk->ind_call = call;
+	blk->jcc_target = insn->ip + insn->len;
+	return true;
 }
 
 /* Whether the cache may run ZI as a copy: no GS (the engine's), no
@@ -441,8 +515,10 @@ int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 			blk->ncopied++;
 			break;
 		}
-		if (insn.iclass == emu_ic_ret && insn.emulable) {
-			cc_end_with_ret(b, blk, &insn, prev);
+		if ((insn.iclass == emu_ic_ret ||
+		     insn.iclass == emu_ic_jmp_ind ||
+		     insn.iclass == emu_ic_call_ind) && insn.emulable &&
+		    cc_end_with_lookup(b, blk, &insn, prev, &zi, bytes)) {
 			blk->ncopied++;
 			break;
 		}

@@ -79,6 +79,7 @@ enum cc_end {
 	cc_end_cond,      /* a conditional branch: two logged ways */
 	cc_end_exit,      /* leave at the last instruction (not copied) */
 	cc_end_ret,       /* a return: looked up, its target logged */
+	cc_end_ind,       /* an indirect jump or call: the same */
 };
 
 struct cc_block {
@@ -98,6 +99,8 @@ struct cc_block {
 	uint16_t npos;
 	uint32_t ncopied;    /* instructions run per pass (for counts) */
 	uint16_t ret_pop;    /* cc_end_ret: bytes RET pops */
+	bool ind_call;       /* cc_end_ind: a call (JCC_TARGET: its return
+				address) */
 };
 
 /* What the translator needs from its caller.  */
