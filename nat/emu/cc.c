@@ -380,7 +380,7 @@ static struct cc_chunk *cc_chunk_new(struct cc *cc, pid_t tid, uint64_t ip)
 	if (cc->nchunks == cc_max_chunks)
 		return NULL;
 	if (cc_inject_mmap(tid, mem, cc->syscall_at, ip, true, cc_chunk_size,
-			   PROT_READ | PROT_EXEC, &addr) < 0)
+			   PROT_READ | PROT_EXEC, "ptstub code cache", &addr) < 0)
 		return NULL;
 	if (nat_mem_write(mem, addr, head, sizeof(head)) < 0) {
 		cc_inject_munmap(tid, mem, cc->syscall_at, addr,
@@ -392,9 +392,6 @@ static struct cc_chunk *cc_chunk_new(struct cc *cc, pid_t tid, uint64_t ip)
 	c->used = cc_chunk_head;
 	if (!cc->syscall_at)
 		cc->syscall_at = addr;
-	if (cc->th.data)
-		cc_inject_name(tid, mem, cc->syscall_at, addr, cc_chunk_size,
-			       cc->th.data + 1024, "ptstub code cache");
 	return c;
 }
 
@@ -410,7 +407,8 @@ static int cc_thread_data(struct cc *cc, pid_t tid)
 	if (cc->th.data)
 		return -pse_unsupported;
 	err = cc_inject_mmap(tid, mem, cc->syscall_at, 0, false,
-			     cc_data_size, PROT_READ | PROT_WRITE, &addr);
+			     cc_data_size, PROT_READ | PROT_WRITE,
+			     "ptstub branch log", &addr);
 	if (err < 0)
 		return err;
 	err = cc_inject_mprotect(tid, mem, cc->syscall_at,
@@ -423,12 +421,6 @@ static int cc_thread_data(struct cc *cc, pid_t tid)
 	log = addr + cc_log_off;
 	if (nat_mem_write(mem, addr + cc_ctl_cursor, &log, 8) < 0)
 		return -pse_fault;
-	cc_inject_name(tid, mem, cc->syscall_at, addr, cc_log_off + cc_log_size,
-		       addr + 1024, "ptstub branch log");
-	for (size_t i = 0; i < cc->nchunks; i++)
-		cc_inject_name(tid, mem, cc->syscall_at, cc->chunks[i].addr,
-			       cc_chunk_size, addr + 1024,
-			       "ptstub code cache");
 	cc->th.tid = tid;
 	cc->th.data = addr;
 	return 0;

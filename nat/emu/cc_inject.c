@@ -14,10 +14,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifndef PR_SET_VMA
-#define PR_SET_VMA 0x53564d41
-#define PR_SET_VMA_ANON_NAME 0
-#endif
 
 int cc_inject_syscall(pid_t tid, struct nat_mem *mem, uint64_t at,
 		      long nr, const uint64_t args[6], int64_t *ret)
@@ -131,14 +127,57 @@ uint64_t cc_free_range(pid_t pid, uint64_t near, uint64_t size,
 	return best;
 }
 
+/* A memfd named NAME in TID, SIZE bytes long: its descriptor, or
+   negative.  The name is written below the thread's red zone for the
+   call and the bytes there put back.  */
+static int64_t cc_inject_memfd(pid_t tid, struct nat_mem *mem, uint64_t at,
+			       const char *name, uint64_t size)
+{
+	struct user_regs_struct regs;
+	uint8_t saved[128];
+	size_t len = strlen(name) + 1;
+	uint64_t scratch, args[6] = { 0 };
+	int64_t fd, ret;
+
+	if (len > sizeof(saved) ||
+	    ptrace(PTRACE_GETREGS, tid, 0, &regs) < 0)
+		return -1;
+	scratch = (regs.rsp - 1024) & ~15ull;
+	if (nat_mem_read(mem, scratch, saved, len) != (long) len ||
+	    nat_mem_write(mem, scratch, name, len) < 0)
+		return -1;
+	args[0] = scratch;
+	args[1] = MFD_CLOEXEC;
+	if (cc_inject_syscall(tid, mem, at, SYS_memfd_create, args, &fd) < 0)
+		fd = -1;
+	nat_mem_write(mem, scratch, saved, len);
+	if (fd < 0)
+		return -1;
+	args[0] = (uint64_t) fd;
+	args[1] = size;
+	if (cc_inject_syscall(tid, mem, at, SYS_ftruncate, args, &ret) < 0 ||
+	    ret < 0) {
+		args[1] = 0;
+		cc_inject_syscall(tid, mem, at, SYS_close, args, &ret);
+		return -1;
+	}
+	return fd;
+}
+
 int cc_inject_mmap(pid_t tid, struct nat_mem *mem, uint64_t at,
 		   uint64_t hint, bool near, uint64_t size, int prot,
-		   uint64_t *addr)
+		   const char *name, uint64_t *addr)
 {
 	uint64_t args[6] = { 0, size, (uint64_t) prot,
 			     MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t) -1, 0 };
-	int64_t ret;
+	int64_t ret, fd = name ? cc_inject_memfd(tid, mem, at, name, size)
+		: -1;
 	int err;
+
+	if (fd >= 0) {
+		args[3] = MAP_PRIVATE;
+		args[4] = (uint64_t) fd;
+	}
 
 	if (near) {
 		args[0] = cc_free_range(tid, hint, size, 1ull << 30);
@@ -147,27 +186,18 @@ int cc_inject_mmap(pid_t tid, struct nat_mem *mem, uint64_t at,
 		args[3] |= MAP_FIXED_NOREPLACE;
 	}
 	err = cc_inject_syscall(tid, mem, at, SYS_mmap, args, &ret);
+	if (fd >= 0) {
+		uint64_t cargs[6] = { (uint64_t) fd };
+		int64_t cret;
+
+		cc_inject_syscall(tid, mem, at, SYS_close, cargs, &cret);
+	}
 	if (err < 0)
 		return err;
 	if (cc_kernel_err(ret) < 0 || (near && (uint64_t) ret != args[0]))
 		return -pse_nomem;
 	*addr = (uint64_t) ret;
 	return 0;
-}
-
-int cc_inject_name(pid_t tid, struct nat_mem *mem, uint64_t at,
-		   uint64_t addr, uint64_t size, uint64_t scratch,
-		   const char *name)
-{
-	uint64_t args[6] = { PR_SET_VMA, PR_SET_VMA_ANON_NAME, addr, size,
-			     scratch, 0 };
-	int64_t ret;
-	int err;
-
-	if (nat_mem_write(mem, scratch, name, strlen(name) + 1) < 0)
-		return -pse_fault;
-	err = cc_inject_syscall(tid, mem, at, SYS_prctl, args, &ret);
-	return err < 0 ? err : cc_kernel_err(ret);
 }
 
 int cc_inject_munmap(pid_t tid, struct nat_mem *mem, uint64_t at,

@@ -19,15 +19,12 @@ int cc_inject_syscall(pid_t tid, struct nat_mem *mem, uint64_t at,
 		      long nr, const uint64_t args[6], int64_t *ret);
 
 /* Map SIZE bytes with PROT in TID near HINT (within reach of rel32 from
-   it when NEAR), named NAME (best effort: PR_SET_VMA_ANON_NAME, whose
-   string is written at SCRATCH, writable in the inferior; 0: unnamed).
-   *ADDR gets the address.  */
+   it when NEAR), private.  With NAME, from a memfd of that name (so
+   /proc/PID/maps says "/memfd:NAME"; its descriptor is closed again),
+   else anonymous.  *ADDR gets the address.  */
 int cc_inject_mmap(pid_t tid, struct nat_mem *mem, uint64_t at,
 		   uint64_t hint, bool near, uint64_t size, int prot,
-		   uint64_t *addr);
-int cc_inject_name(pid_t tid, struct nat_mem *mem, uint64_t at,
-		   uint64_t addr, uint64_t size, uint64_t scratch,
-		   const char *name);
+		   const char *name, uint64_t *addr);
 int cc_inject_munmap(pid_t tid, struct nat_mem *mem, uint64_t at,
 		     uint64_t addr, uint64_t size);
 int cc_inject_mprotect(pid_t tid, struct nat_mem *mem, uint64_t at,

@@ -102,6 +102,8 @@ check_PROGRAMS += testsuite/unit/emu_read_test
 TESTS += testsuite/unit/emu_read_test
 check_PROGRAMS += testsuite/unit/emu_alu_test
 TESTS += testsuite/unit/emu_alu_test
+check_PROGRAMS += testsuite/unit/cc_test
+TESTS += testsuite/unit/cc_test
 EMU_UNIT_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) \
 	-DEMU_PROGDIR='"$(abs_top_builddir)/testsuite/emu/progs"'
 EMU_UNIT_LDADD = $(EMU_DRIVER_LIBS) $(CRITERION_LIBS)
@@ -135,6 +137,8 @@ testsuite_unit_emu_read_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_read_test_LDADD = $(EMU_UNIT_LDADD)
 testsuite_unit_emu_alu_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_alu_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_cc_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_cc_test_LDADD = $(EMU_UNIT_LDADD)
 
 # The benchmark (make bench-emu): instructions traced per second against
 # a naive single-step tracer, each shortcut on and off.
