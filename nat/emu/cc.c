@@ -16,6 +16,8 @@
 #include <sys/ptrace.h>
 #include <sys/uio.h>
 #include <time.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Code chunks are mapped near the code they copy (RIP-relative operands
    must reach), each with a SYSCALL; INT3 at its start for later
@@ -198,6 +200,10 @@ void cc_on_fork(struct cc *cc, pid_t child)
 	struct nat_mem mem;
 
 	if (!cc->nchunks && !cc->th.data)
+		return;
+	/* A vfork child shares the memory (and so the cache): only a
+	   child proven to have its own copy is cleaned.  */
+	if (syscall(SYS_kcmp, cc->emu->pid, child, 1 /* KCMP_VM */, 0, 0) <= 0)
 		return;
 	nat_mem_init(&mem, child);
 	if (cc->th.data)
