@@ -106,6 +106,8 @@ check_PROGRAMS += testsuite/unit/cc_test
 TESTS += testsuite/unit/cc_test
 check_PROGRAMS += testsuite/unit/cc_xlate_test
 TESTS += testsuite/unit/cc_xlate_test
+check_PROGRAMS += testsuite/unit/cc_inject_test
+TESTS += testsuite/unit/cc_inject_test
 EMU_UNIT_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) \
 	-DEMU_PROGDIR='"$(abs_top_builddir)/testsuite/emu/progs"'
 EMU_UNIT_LDADD = $(EMU_DRIVER_LIBS) $(CRITERION_LIBS)
@@ -143,6 +145,8 @@ testsuite_unit_cc_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_cc_test_LDADD = $(EMU_UNIT_LDADD)
 testsuite_unit_cc_xlate_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_cc_xlate_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_cc_inject_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_cc_inject_test_LDADD = $(EMU_UNIT_LDADD)
 
 # The benchmark (make bench-emu): instructions traced per second against
 # a naive single-step tracer, each shortcut on and off.
