@@ -514,6 +514,7 @@ static bool cc_drain(struct cc *cc, struct emu_thread *th)
 {
 	uint64_t log = cc->th.data + cc_log_off, cursor;
 	uint8_t *buf;
+	uint64_t t0;
 	size_t n;
 	bool ok = true;
 
@@ -525,6 +526,7 @@ static bool cc_drain(struct cc *cc, struct emu_thread *th)
 		return true;
 	if (!cc->logbuf && !(cc->logbuf = malloc(cc_log_size)))
 		return false;
+	t0 = cc_now_ns();
 	buf = cc->logbuf;
 	if (cc_peek(th->tid, log, buf, n) < 0)
 		return false;
@@ -559,6 +561,7 @@ static bool cc_drain(struct cc *cc, struct emu_thread *th)
 		cc->th.cur_ip = blk->ways[taken].target;
 	}
 	cc_poke(th->tid, cc->th.data + cc_ctl_cursor, &log, 8);
+	cc->st.drain_ns += cc_now_ns() - t0;
 	return ok;
 }
 

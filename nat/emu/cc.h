@@ -58,6 +58,7 @@ struct cc_status {
 	uint64_t blocks;       /* blocks translated */
 	uint64_t bytes;        /* code bytes translated */
 	uint64_t xlate_ns;     /* time spent translating */
+	uint64_t drain_ns;     /* time spent turning logs into trace */
 	uint64_t flushes;
 	const char *fallback;  /* why it is off, or NULL */
 };

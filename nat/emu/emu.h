@@ -84,7 +84,7 @@ struct emu_status {
 	/* The code-cache engine (engine == emu_engine_cache).  */
 	uint8_t engine;
 	uint64_t cc_entries, cc_traps, cc_fills, cc_branches, cc_insns;
-	uint64_t cc_blocks, cc_bytes, cc_xlate_ns, cc_flushes;
+	uint64_t cc_blocks, cc_bytes, cc_xlate_ns, cc_drain_ns, cc_flushes;
 	const char *cc_fallback;  /* why it records nothing, or NULL */
 };
 

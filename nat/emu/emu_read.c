@@ -65,6 +65,7 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 		status->cc_blocks = cs.blocks;
 		status->cc_bytes = cs.bytes;
 		status->cc_xlate_ns = cs.xlate_ns;
+		status->cc_drain_ns = cs.drain_ns;
 		status->cc_flushes = cs.flushes;
 		status->cc_fallback = cs.fallback;
 	}

@@ -221,12 +221,14 @@ static int bench_large(const char *work)
 			m = drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
 			printf("%-10s native %8.2f ms, code cache %8.2f ms: "
 			       "%5.1fx native; %ld insns, %.0f traps/Minsn, "
-			       "%lu log fills, %.2f ms translating, %.3f "
+			       "%lu log fills, %.2f ms translating, %.2f ms "
+			       "draining logs, %.3f "
 			       "trace bytes/insn%s%s%s\n", work, native * 1e3,
 			       secs * 1e3, secs / native, m,
 			       m > 0 ? trace.status.cc_traps * 1e6 / m : 0,
 			       (unsigned long) trace.status.cc_fills,
 			       trace.status.cc_xlate_ns / 1e6,
+			       trace.status.cc_drain_ns / 1e6,
 			       m > 0 ? (double) trace.pt.len / m : 0,
 			       gaps ? ", DECODE GAPS" : "",
 			       trace.status.cc_fallback ? "; fell back: " : "",
@@ -240,9 +242,13 @@ static int bench_large(const char *work)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int err = 0;
+
+	/* emu_bench WORK[:SIZE]: that larger run alone.  */
+	if (argc > 1)
+		return bench_large(argv[1]) ? 1 : 0;
 
 	err |= bench("fib", NULL);
 	err |= bench("qsort", NULL);
