@@ -25,9 +25,8 @@
 enum { cc_chunk_size = 4 << 20, cc_chunk_head = 16, cc_max_chunks = 64 };
 /* Per-thread data: the control page and lookup table (cc_xlate.h), the
    log, a guard page.  */
-enum { cc_page = 4096, cc_log_size = 1 << 20,
-       cc_log_off = cc_ctl_table + cc_table_size * 16,
-       cc_data_size = cc_log_off + cc_log_size + cc_page };
+enum { cc_page = 4096, cc_log_default = 1 << 20,
+       cc_log_off = cc_ctl_table + cc_table_size * 16 };
 
 struct cc_chunk {
 	uint64_t addr, used;
@@ -55,8 +54,14 @@ struct cc {
 	uint64_t skip;                 /* an IP not to enter at, once */
 	uint64_t sites_sig;            /* others' int3s at translation */
 	const char *fallback;
+	size_t log_size;               /* bytes of log per thread */
 	struct cc_status st;
 };
+
+static uint64_t cc_data_size(const struct cc *cc)
+{
+	return cc_log_off + cc->log_size + cc_page;
+}
 
 static uint64_t cc_now_ns(void)
 {
@@ -90,6 +95,9 @@ int cc_alloc(struct cc **out, struct emu *emu)
 	if (!cc)
 		return -pse_nomem;
 	cc->emu = emu;
+	cc->log_size = emu->config.cache_log ?
+		(emu->config.cache_log + cc_page - 1) & ~(size_t) (cc_page - 1)
+		: cc_log_default;
 	cc->nslots = 1024;
 	cc->table = calloc(cc->nslots, sizeof(*cc->table));
 	if (!cc->table) {
@@ -123,7 +131,7 @@ static void cc_unmap(struct cc *cc, pid_t tid)
 	uint64_t at = cc->syscall_at;
 
 	if (cc->th.data)
-		cc_inject_munmap(tid, mem, at, cc->th.data, cc_data_size);
+		cc_inject_munmap(tid, mem, at, cc->th.data, cc_data_size(cc));
 	/* The chunk holding the SYSCALL goes last.  */
 	for (size_t i = cc->nchunks; i-- > 0;)
 		cc_inject_munmap(tid, mem, i ? at : 0, cc->chunks[i].addr,
@@ -208,7 +216,7 @@ void cc_on_fork(struct cc *cc, pid_t child)
 	nat_mem_init(&mem, child);
 	if (cc->th.data)
 		cc_inject_munmap(child, &mem, cc->syscall_at, cc->th.data,
-				 cc_data_size);
+				 cc_data_size(cc));
 	for (size_t i = cc->nchunks; i-- > 0;)
 		cc_inject_munmap(child, &mem, i ? cc->syscall_at : 0,
 				 cc->chunks[i].addr, cc_chunk_size);
@@ -413,15 +421,15 @@ static int cc_thread_data(struct cc *cc, pid_t tid)
 	if (cc->th.data)
 		return -pse_unsupported;
 	err = cc_inject_mmap(tid, mem, cc->syscall_at, 0, false,
-			     cc_data_size, PROT_READ | PROT_WRITE,
+			     cc_data_size(cc), PROT_READ | PROT_WRITE,
 			     "ptstub branch log", &addr);
 	if (err < 0)
 		return err;
 	err = cc_inject_mprotect(tid, mem, cc->syscall_at,
-				 addr + cc_log_off + cc_log_size, cc_page,
+				 addr + cc_log_off + cc->log_size, cc_page,
 				 PROT_NONE);
 	if (err < 0) {
-		cc_inject_munmap(tid, mem, cc->syscall_at, addr, cc_data_size);
+		cc_inject_munmap(tid, mem, cc->syscall_at, addr, cc_data_size(cc));
 		return err;
 	}
 	log = addr + cc_log_off;
@@ -519,12 +527,12 @@ static bool cc_drain(struct cc *cc, struct emu_thread *th)
 	bool ok = true;
 
 	if (cc_peek(th->tid, cc->th.data + cc_ctl_cursor, &cursor, 8) < 0 ||
-	    cursor < log || cursor > log + cc_log_size)
+	    cursor < log || cursor > log + cc->log_size)
 		return false;
 	n = (size_t) (cursor - log);
 	if (!n)
 		return true;
-	if (!cc->logbuf && !(cc->logbuf = malloc(cc_log_size)))
+	if (!cc->logbuf && !(cc->logbuf = malloc(cc->log_size)))
 		return false;
 	t0 = cc_now_ns();
 	buf = cc->logbuf;
@@ -826,7 +834,7 @@ static bool cc_log_full(struct cc *cc, const struct cc_block *blk,
 {
 	const struct cc_pos *pos = cc_block_pos(blk,
 			(uint32_t) (regs->rip - blk->cache));
-	uint64_t guard = cc->th.data + cc_log_off + cc_log_size;
+	uint64_t guard = cc->th.data + cc_log_off + cc->log_size;
 
 	if (!pos)
 		return false;
@@ -936,6 +944,7 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	}
 	if (sig != SIGTRAP && sig != SIGSTOP)
 		cc_fix_siginfo(cc, th->tid, before.rip, orig);
+	cc->st.signals++;
 	cc_leave(th, regs, orig);
 	emu_rec_interrupt(th, orig, th->last_exec);
 	return emu_setregs(th->tid, regs);

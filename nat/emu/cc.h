@@ -60,6 +60,7 @@ struct cc_status {
 	uint64_t xlate_ns;     /* time spent translating */
 	uint64_t drain_ns;     /* time spent turning logs into trace */
 	uint64_t flushes;
+	uint64_t signals;      /* signals that stopped it in the cache */
 	const char *fallback;  /* why it is off, or NULL */
 };
 

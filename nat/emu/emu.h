@@ -69,6 +69,8 @@ struct emu_config {
 	uint32_t psb_period;     /* bytes between PSB+ (0: 4096) */
 	size_t cache_limit;      /* walks in the code cache (0: default) */
 	uint8_t engine;          /* enum emu_engine_kind */
+	size_t cache_log;        /* the code cache's log per thread (0:
+				    1 MiB) */
 };
 
 struct emu_status {
@@ -85,6 +87,7 @@ struct emu_status {
 	uint8_t engine;
 	uint64_t cc_entries, cc_traps, cc_fills, cc_branches, cc_insns;
 	uint64_t cc_blocks, cc_bytes, cc_xlate_ns, cc_drain_ns, cc_flushes;
+	uint64_t cc_signals;
 	const char *cc_fallback;  /* why it records nothing, or NULL */
 };
 

@@ -67,6 +67,7 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 		status->cc_xlate_ns = cs.xlate_ns;
 		status->cc_drain_ns = cs.drain_ns;
 		status->cc_flushes = cs.flushes;
+		status->cc_signals = cs.signals;
 		status->cc_fallback = cs.fallback;
 	}
 	if (th->format == emu_format_pt) {

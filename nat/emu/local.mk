@@ -38,7 +38,7 @@ check_PROGRAMS += testsuite/emu/progs/recursion testsuite/emu/progs/loops \
 	testsuite/emu/progs/throw testsuite/emu/progs/threads \
 	testsuite/emu/progs/forks testsuite/emu/progs/syscalls \
 	testsuite/emu/progs/jit testsuite/emu/progs/timer \
-	testsuite/emu/progs/exec
+	testsuite/emu/progs/exec testsuite/emu/progs/hot_timer
 testsuite_emu_progs_recursion_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_loops_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_indirect_CFLAGS = $(EMU_PROG_CFLAGS)
@@ -55,6 +55,7 @@ testsuite_emu_progs_syscalls_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_jit_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_timer_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_exec_CFLAGS = $(EMU_PROG_CFLAGS)
+testsuite_emu_progs_hot_timer_CFLAGS = $(EMU_PROG_CFLAGS)
 
 EXTRA_DIST += testsuite/emu/emu_test_main.h
 check_LIBRARIES += testsuite/emu/libemudriver.a testsuite/emu/libemunat.a

@@ -88,7 +88,7 @@ Test(cc, timer_signal_in_the_cache)
 	unsigned gaps, entries = 0;
 	uint64_t handler;
 
-	snprintf(prog, sizeof(prog), "%s/timer", EMU_PROGDIR);
+	snprintf(prog, sizeof(prog), "%s/hot_timer", EMU_PROGDIR);
 	drv_ips_init(&pt);
 	drv_trace_init(&trace);
 	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
@@ -105,6 +105,9 @@ Test(cc, timer_signal_in_the_cache)
 	cr_expect_gt(trace.status.cc_branches, 1000,
 		     "the loop did not run in the cache (%llu branches)",
 		     (unsigned long long) trace.status.cc_branches);
+	cr_expect_geq(trace.status.cc_signals, 3,
+		      "%llu signals stopped it in the cache",
+		      (unsigned long long) trace.status.cc_signals);
 	cr_assert_gt(pt.count, 100);
 	cr_expect_eq(pt.ips[0], proc.entry);
 	for (size_t i = 0; i < pt.count; i++)
@@ -197,6 +200,43 @@ Test(cc, breakpoint_in_translated_code)
 	emu_free(emu);
 	ps_buf_fini(&raw);
 	drv_finish(&proc);
+	drv_ips_fini(&truth);
+	drv_ips_fini(&pt);
+}
+
+/* A log of one page fills many times over (the guard page): each fill
+   is drained and the store restarted, and the trace still equals
+   single-step's.  */
+Test(cc, small_log_fills_and_restarts)
+{
+	char prog[512];
+	struct drv_proc proc;
+	struct drv_ips truth, pt;
+	struct drv_trace trace;
+	unsigned gaps;
+	long at;
+
+	snprintf(prog, sizeof(prog), "%s/bench_work", EMU_PROGDIR);
+	drv_ips_init(&truth);
+	drv_ips_init(&pt);
+	cr_assert_eq(drv_start(&proc, prog, "fib:16", "run"), 0);
+	drv_truth(&proc, &truth);
+	drv_finish(&proc);
+
+	drv_trace_init(&trace);
+	cr_assert_eq(drv_start(&proc, prog, "fib:16", "run"), 0);
+	cr_assert_eq(drv_emulate(&proc, &(struct emu_config) {
+				.engine = emu_engine_cache, .cache_log = 4096 },
+				 emu_format_pt, 16u << 20, &trace), 0);
+	drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
+	drv_finish(&proc);
+	cr_expect_geq(trace.status.cc_fills, 2, "%llu fills",
+		     (unsigned long long) trace.status.cc_fills);
+	cr_expect_eq(gaps, 0);
+	at = drv_first_diff(&truth, &pt);
+	cr_expect_eq(at, -1, "differs at %ld of %zu/%zu", at, truth.count,
+		     pt.count);
+	drv_trace_fini(&trace);
 	drv_ips_fini(&truth);
 	drv_ips_fini(&pt);
 }
