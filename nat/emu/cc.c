@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "nat/emu/cc.h"
+#include "nat/emu/cc_blocks.h"
 #include "nat/emu/cc_inject.h"
 #include "nat/emu/cc_xlate.h"
 #include "nat/emu/emu_engine.h"
@@ -43,12 +44,7 @@ struct cc {
 	struct cc_chunk chunks[cc_max_chunks];
 	size_t nchunks;
 	uint64_t syscall_at;           /* in the first chunk */
-	struct cc_block **blocks;      /* sorted by cache address */
-	size_t nblocks, cap;
-	struct cc_block **table;       /* by start; open addressing */
-	struct cc_block **bad;         /* in the table, size 0: starts
-					  that cannot be taken */
-	size_t nslots, nbad, badcap;
+	struct cc_blocks bs;
 	uint8_t *logbuf;               /* a drained log */
 	struct cc_thread th;           /* the one thread it runs */
 	uint64_t skip;                 /* an IP not to enter at, once */
@@ -98,9 +94,7 @@ int cc_alloc(struct cc **out, struct emu *emu)
 	cc->log_size = emu->config.cache_log ?
 		(emu->config.cache_log + cc_page - 1) & ~(size_t) (cc_page - 1)
 		: cc_log_default;
-	cc->nslots = 1024;
-	cc->table = calloc(cc->nslots, sizeof(*cc->table));
-	if (!cc->table) {
+	if (cc_blocks_init(&cc->bs) < 0) {
 		free(cc);
 		return -pse_nomem;
 	}
@@ -112,15 +106,7 @@ int cc_alloc(struct cc **out, struct emu *emu)
 
 static void cc_drop_blocks(struct cc *cc)
 {
-	for (size_t i = 0; i < cc->nblocks; i++) {
-		cc_block_fini(cc->blocks[i]);
-		free(cc->blocks[i]);
-	}
-	cc->nblocks = 0;
-	for (size_t i = 0; i < cc->nbad; i++)
-		free(cc->bad[i]);
-	cc->nbad = 0;
-	memset(cc->table, 0, cc->nslots * sizeof(*cc->table));
+	cc_blocks_clear(&cc->bs);
 	for (size_t i = 0; i < cc->nchunks; i++)
 		cc->chunks[i].used = cc_chunk_head;
 }
@@ -148,9 +134,7 @@ void cc_free(struct cc *cc, pid_t tid)
 	cc_drop_blocks(cc);
 	if (tid)
 		cc_unmap(cc, tid);
-	free(cc->blocks);
-	free(cc->table);
-	free(cc->bad);
+	cc_blocks_fini(&cc->bs);
 	free(cc->logbuf);
 	free(cc);
 }
@@ -188,7 +172,7 @@ static void cc_table_clear(struct cc *cc)
 
 void cc_flush(struct cc *cc)
 {
-	if (!cc || !cc->nblocks)
+	if (!cc || !cc->bs.nblocks)
 		return;
 	cc->st.flushes++;
 	cc_drop_blocks(cc);
@@ -257,127 +241,6 @@ static long cc_read(void *ctx, uint64_t addr, void *buf, size_t len)
 	struct cc *cc = ctx;
 
 	return emu_read_code(cc->emu, addr, buf, len);
-}
-
-static size_t cc_slot(const struct cc *cc, uint64_t start)
-{
-	return (size_t) ((start * 0x9e3779b97f4a7c15ull) >> 20) &
-		(cc->nslots - 1);
-}
-
-static struct cc_block *cc_find(const struct cc *cc, uint64_t start)
-{
-	for (size_t i = cc_slot(cc, start);; i = (i + 1) & (cc->nslots - 1)) {
-		if (!cc->table[i])
-			return NULL;
-		if (cc->table[i]->start == start)
-			return cc->table[i];
-	}
-}
-
-static void cc_table_put(struct cc *cc, struct cc_block *blk)
-{
-	size_t s = cc_slot(cc, blk->start);
-
-	while (cc->table[s])
-		s = (s + 1) & (cc->nslots - 1);
-	cc->table[s] = blk;
-}
-
-static int cc_table_room(struct cc *cc)
-{
-	struct cc_block **grown;
-
-	if ((cc->nblocks + cc->nbad + 1) * 2 <= cc->nslots)
-		return 0;
-	grown = calloc(2 * cc->nslots, sizeof(*grown));
-	if (!grown)
-		return -pse_nomem;
-	free(cc->table);
-	cc->table = grown;
-	cc->nslots *= 2;
-	for (size_t i = 0; i < cc->nblocks; i++)
-		cc_table_put(cc, cc->blocks[i]);
-	for (size_t i = 0; i < cc->nbad; i++)
-		cc_table_put(cc, cc->bad[i]);
-	return 0;
-}
-
-/* START cannot be taken: remembered so it is not tried again.  */
-static void cc_mark_bad(struct cc *cc, uint64_t start)
-{
-	struct cc_block *blk;
-
-	if (cc_table_room(cc) < 0)
-		return;
-	if (cc->nbad == cc->badcap) {
-		size_t cap = cc->badcap ? 2 * cc->badcap : 64;
-		struct cc_block **grown = realloc(cc->bad,
-						  cap * sizeof(*grown));
-
-		if (!grown)
-			return;
-		cc->bad = grown;
-		cc->badcap = cap;
-	}
-	blk = calloc(1, sizeof(*blk));
-	if (!blk)
-		return;
-	blk->start = start;
-	cc->bad[cc->nbad++] = blk;
-	cc_table_put(cc, blk);
-}
-
-static int cc_index(struct cc *cc, struct cc_block *blk)
-{
-	size_t lo = 0, hi;
-
-	if (cc_table_room(cc) < 0)
-		return -pse_nomem;
-	if (cc->nblocks == cc->cap) {
-		size_t cap = cc->cap ? 2 * cc->cap : 256;
-		struct cc_block **grown = realloc(cc->blocks,
-						  cap * sizeof(*grown));
-
-		if (!grown)
-			return -pse_nomem;
-		cc->blocks = grown;
-		cc->cap = cap;
-	}
-	hi = cc->nblocks;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (cc->blocks[mid]->cache < blk->cache)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(cc->blocks + lo + 1, cc->blocks + lo,
-		(cc->nblocks - lo) * sizeof(*cc->blocks));
-	cc->blocks[lo] = blk;
-	cc->nblocks++;
-	cc_table_put(cc, blk);
-	return 0;
-}
-
-/* The block whose code holds ADDR, or NULL.  */
-static struct cc_block *cc_block_at(const struct cc *cc, uint64_t addr)
-{
-	size_t lo = 0, hi = cc->nblocks;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (cc->blocks[mid]->cache <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	return addr < cc->blocks[lo - 1]->cache + cc->blocks[lo - 1]->size ?
-		cc->blocks[lo - 1] : NULL;
 }
 
 /* A new chunk near IP (stopped thread TID makes the call).  */
@@ -455,7 +318,7 @@ static struct cc_block *cc_block_get(struct cc *cc, pid_t tid,
 	struct cc_xlate_env env = {
 		cc->emu->decoder, cc_read, cc, cc_may_copy,
 	};
-	struct cc_block *blk = cc_find(cc, start);
+	struct cc_block *blk = cc_blocks_find(&cc->bs, start);
 	struct cc_chunk *chunk = NULL;
 	uint8_t *code;
 	uint64_t t0;
@@ -472,7 +335,7 @@ static struct cc_block *cc_block_get(struct cc *cc, pid_t tid,
 	if (!chunk)
 		chunk = cc_chunk_new(cc, tid, start);
 	if (!chunk) {
-		cc_mark_bad(cc, start);
+		cc_blocks_mark_bad(&cc->bs, start);
 		return NULL;
 	}
 	blk = calloc(1, sizeof(*blk));
@@ -489,13 +352,13 @@ static struct cc_block *cc_block_get(struct cc *cc, pid_t tid,
 				  blk->size) < 0)
 		err = -pse_fault;
 	if (!err)
-		err = cc_index(cc, blk);
+		err = cc_blocks_add(&cc->bs, blk);
 	cc->st.xlate_ns += cc_now_ns() - t0;
 	free(code);
 	if (err < 0) {
 		cc_block_fini(blk);
 		free(blk);
-		cc_mark_bad(cc, start);
+		cc_blocks_mark_bad(&cc->bs, start);
 		return NULL;
 	}
 	chunk->used += (blk->size + 15) & ~15u;
@@ -539,7 +402,7 @@ static bool cc_drain(struct cc *cc, struct emu_thread *th)
 	if (cc_peek(th->tid, log, buf, n) < 0)
 		return false;
 	for (size_t i = 0; i < n;) {
-		const struct cc_block *blk = cc_find(cc, cc->th.cur_ip);
+		const struct cc_block *blk = cc_blocks_find(&cc->bs, cc->th.cur_ip);
 		uint64_t target;
 		bool taken;
 
@@ -699,7 +562,7 @@ static bool cc_settle(struct cc *cc, struct emu_thread *th,
 		      struct user_regs_struct *regs, uint64_t ip,
 		      uint64_t *orig)
 {
-	const struct cc_block *blk = cc_block_at(cc, ip);
+	const struct cc_block *blk = cc_blocks_at(&cc->bs, ip);
 	const struct cc_pos *pos;
 	bool drained = cc_drain(cc, th);
 
@@ -780,7 +643,7 @@ static void cc_fix_siginfo(struct cc *cc, pid_t tid, uint64_t cache_ip,
 	if (ptrace(PTRACE_GETSIGINFO, tid, 0, &si) < 0)
 		return;
 	if ((uint64_t) si.si_addr == cache_ip ||
-	    cc_block_at(cc, (uint64_t) si.si_addr)) {
+	    cc_blocks_at(&cc->bs, (uint64_t) si.si_addr)) {
 		si.si_addr = (void *) orig;
 		ptrace(PTRACE_SETSIGINFO, tid, 0, &si);
 	}
@@ -858,7 +721,7 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	uint64_t orig, fault = 0;
 	unsigned long long *cursor;
 
-	blk = cc_block_at(cc, regs->rip - (sig == SIGTRAP));
+	blk = cc_blocks_at(&cc->bs, regs->rip - (sig == SIGTRAP));
 	if (blk)
 		pos = cc_block_pos(blk, (uint32_t) (regs->rip - 1 -
 						    blk->cache));

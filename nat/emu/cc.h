@@ -3,13 +3,17 @@
    (cc_xlate) from a code cache in its own address space, logging the
    outcome of each conditional branch through its GS base; ptstub drains
    the log into the same PT/BTS recording primitives the ptrace engine
-   uses.  Returns, indirect branches, system calls and whatever the
-   cache cannot run leave it at their original IP for the ptrace engine,
-   which sends the thread back in at the next block.
+   uses.  Returns and indirect branches look their target up in a
+   per-thread table in the inferior (a miss traps to ptstub, which runs
+   the branch and fills the table); system calls and whatever the cache
+   cannot run leave it at their original IP for the ptrace engine, which
+   sends the thread back in at the next block.  Per-thread state is the
+   GS base, set by ptstub while the thread runs in the cache.
 
    Limits of this stage: a single-threaded process only (with more
    threads the ptrace engine records alone), programs that do not use
-   GS, and returns and indirect branches trap (no in-process lookup).
+   GS; breakpoints are taken into account when the thread is next
+   resumed (so not while it runs: non-stop).
    Internal to nat/emu/: the hooks are in emu.c and emu_stop.c.  */
 #ifndef NAT_EMU_CC_H
 #define NAT_EMU_CC_H

@@ -16,6 +16,7 @@ nat_emu_libpsemu_a_SOURCES = \
 	nat/emu/emu_alu.c nat/emu/emu_alu.h \
 	nat/emu/emu_thread.c nat/emu/emu_thread.h \
 	nat/emu/cc.c nat/emu/cc.h \
+	nat/emu/cc_blocks.c nat/emu/cc_blocks.h \
 	nat/emu/cc_xlate.c nat/emu/cc_xlate.h \
 	nat/emu/cc_inject.c nat/emu/cc_inject.h
 
@@ -109,6 +110,8 @@ check_PROGRAMS += testsuite/unit/cc_xlate_test
 TESTS += testsuite/unit/cc_xlate_test
 check_PROGRAMS += testsuite/unit/cc_inject_test
 TESTS += testsuite/unit/cc_inject_test
+check_PROGRAMS += testsuite/unit/cc_blocks_test
+TESTS += testsuite/unit/cc_blocks_test
 EMU_UNIT_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) \
 	-DEMU_PROGDIR='"$(abs_top_builddir)/testsuite/emu/progs"'
 EMU_UNIT_LDADD = $(EMU_DRIVER_LIBS) $(CRITERION_LIBS)
@@ -148,6 +151,8 @@ testsuite_unit_cc_xlate_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_cc_xlate_test_LDADD = $(EMU_UNIT_LDADD)
 testsuite_unit_cc_inject_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_cc_inject_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_cc_blocks_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_cc_blocks_test_LDADD = $(EMU_UNIT_LDADD)
 
 # The benchmark (make bench-emu): instructions traced per second against
 # a naive single-step tracer, each shortcut on and off.
