@@ -81,6 +81,8 @@ static int nat_btrace_start_emu(struct nat_target *target,
 			.jcc_shortcut = true,
 			.on_map_change = target->on_map_change,
 			.map_ctx = target->on_new_thread_ctx,
+			.engine = target->btrace_engine == nat_btrace_engine_cache ?
+				emu_engine_cache : emu_engine_ptrace,
 		};
 
 		err = emu_alloc(&proc->emu, proc->pid, &proc->int3s,
@@ -293,6 +295,12 @@ int nat_btrace_status(const struct nat_thread *thread,
 	st->wraps = es.wraps;
 	st->stops = es.stops;
 	st->followed = es.followed;
+	st->cache = es.engine == emu_engine_cache;
+	st->cc_insns = es.cc_insns;
+	st->cc_branches = es.cc_branches;
+	st->cc_traps = es.cc_traps;
+	st->cc_blocks = es.cc_blocks;
+	st->cc_fallback = es.cc_fallback;
 	return 0;
 }
 

@@ -24,6 +24,14 @@ enum nat_btrace_policy {
 	nat_btrace_emulated,
 };
 
+/* Which emulation engine `--btrace-engine` picks (auto: the ptrace
+   engine until the code cache passes everywhere).  */
+enum nat_btrace_engine {
+	nat_btrace_engine_auto,
+	nat_btrace_engine_ptrace,
+	nat_btrace_engine_cache,
+};
+
 enum nat_btrace_read {
 	nat_btrace_read_all,
 	nat_btrace_read_new,
@@ -52,6 +60,10 @@ struct nat_btrace_status {
 	uint64_t wraps;
 	uint64_t stops;            /* emulated: ptrace stops taken */
 	uint64_t followed;         /* emulated: branches passed, no stop */
+	/* Emulated: the engine, and what the code cache did.  */
+	bool cache;
+	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks;
+	const char *cc_fallback;
 };
 
 /* "hardware" or "emulated", for status lines.  */

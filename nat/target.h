@@ -159,6 +159,7 @@ struct nat_target {
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
 	int btrace_policy;    /* enum nat_btrace_policy */
+	int btrace_engine;    /* enum nat_btrace_engine */
 
 	/* Stops of threads not known yet: a new thread or fork child can
 	   report before its parent's event names it.  */

@@ -24,8 +24,8 @@ PTSTUB_LIBS = rec/librec.a server/libpsserver.a server/libpsagent.a server/libps
 	server/libpsrsp.a \
 	btrace/libptbundle.a nat/libpsinfo.a nat/libpsnat.a nat/emu/libpsemu.a nat/libpsmem.a \
 	nat/libpshw.a nat/libpsregs.a xml/libpsxml.a xml/libpsbtxml.a \
-	common/libpscommon.a $(LIBDEFLATE_LIBS)
-ptstub_LDADD = $(PTSTUB_LIBS) -lipt -lZydis $(LIBELF_LIBS) $(JANSSON_LIBS)
+	common/libpscommon.a $(LIBDEFLATE_LIBS) $(JANSSON_LIBS)
+ptstub_LDADD = $(PTSTUB_LIBS) -lipt -lZydis $(LIBELF_LIBS)
 
 # The btrace packets' tests use the packet handlers' fixture
 # (testsuite/unit/srv_fixture.h, server/srvtest.mk).

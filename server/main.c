@@ -54,6 +54,11 @@ static void usage(FILE *out)
 	      "  --btrace-source=SRC   Where branch traces come from: auto (the\n"
 	      "                        default: the hardware when present, else\n"
 	      "                        the trace emulator), hardware or emulated.\n"
+	      "  --btrace-engine=ENG   How the emulator records a running thread:\n"
+	      "                        ptrace (breakpoint-and-emulate), cache (the\n"
+	      "                        in-process code cache, single-threaded\n"
+	      "                        programs; falls back to ptrace) or auto\n"
+	      "                        (the default: ptrace for now).\n"
 	      "  --disable-packet=LIST Act as an older stub (for GDB's testsuite):\n"
 	      "                        vCont, Tthread, qC, qfThreadInfo, T, threads.\n"
 	      "  --debug               Log what the native layer does.\n"
@@ -69,7 +74,7 @@ enum {
 	opt_once = 256, opt_multi, opt_attach, opt_debug, opt_remote_debug,
 	opt_debug_file, opt_help, opt_version, opt_shell, opt_no_shell,
 	opt_norandom, opt_random, opt_btrace_source, opt_wrapper, opt_selftest,
-	opt_disable_packet, opt_postmortem,
+	opt_disable_packet, opt_postmortem, opt_btrace_engine,
 };
 
 static const struct option options[] = {
@@ -86,6 +91,7 @@ static const struct option options[] = {
 	{ "disable-randomization", no_argument, NULL, opt_norandom },
 	{ "no-disable-randomization", no_argument, NULL, opt_random },
 	{ "btrace-source", required_argument, NULL, opt_btrace_source },
+	{ "btrace-engine", required_argument, NULL, opt_btrace_engine },
 	{ "disable-packet", required_argument, NULL, opt_disable_packet },
 	{ "wrapper", no_argument, NULL, opt_wrapper },
 	{ "selftest", no_argument, NULL, opt_selftest },
@@ -241,6 +247,7 @@ int main(int argc, char **argv)
 	struct srv srv;
 	int attach = 0, c, err, shell = 1, norandom = 1;
 	int btrace_policy = nat_btrace_auto;
+	int btrace_engine = nat_btrace_engine_auto;
 	const char *comm, *postmortem = NULL;
 	pid_t attach_pid = 0;
 	struct ps_buf wrapper;
@@ -285,6 +292,19 @@ int main(int argc, char **argv)
 			else {
 				fprintf(stderr, "Bad --btrace-source %s: "
 					"use auto, hardware or emulated.\n", optarg);
+				return 1;
+			}
+			break;
+		case opt_btrace_engine:
+			if (!strcmp(optarg, "auto"))
+				btrace_engine = nat_btrace_engine_auto;
+			else if (!strcmp(optarg, "ptrace"))
+				btrace_engine = nat_btrace_engine_ptrace;
+			else if (!strcmp(optarg, "cache"))
+				btrace_engine = nat_btrace_engine_cache;
+			else {
+				fprintf(stderr, "Bad --btrace-engine %s: "
+					"use auto, ptrace or cache.\n", optarg);
 				return 1;
 			}
 			break;
@@ -362,6 +382,7 @@ int main(int argc, char **argv)
 	target.start.startup_with_shell = shell;
 	target.start.disable_randomization = norandom;
 	target.btrace_policy = btrace_policy;
+	target.btrace_engine = btrace_engine;
 	target.start.wrapper = wrapper.len ? wrapper.data : NULL;
 	if (opts.debug)
 		target.debug = opts.debug_file ? opts.debug_file : stderr;

@@ -222,10 +222,38 @@ static int srv_btrace_status(struct srv *srv)
 		}
 	if (!traced)
 		ps_buf_puts(&out, "No thread is traced.\n");
+	/* What the emulator's engines did, thread by thread.  */
+	for (struct nat_process *p = nat_first_process(srv->target); p;
+	     p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			struct nat_btrace_status st;
+
+			if (nat_btrace_status(t, &st) < 0 ||
+			    !st.emulated || !st.cache)
+				continue;
+			ps_buf_printf(&out, "Thread %d.%d: code cache, %llu "
+				      "instructions and %llu branches run in "
+				      "the cache (%llu blocks, %llu exits), "
+				      "%llu ptrace stops in all%s%s.\n",
+				      (int) p->pid, (int) t->tid,
+				      (unsigned long long) st.cc_insns,
+				      (unsigned long long) st.cc_branches,
+				      (unsigned long long) st.cc_blocks,
+				      (unsigned long long) st.cc_traps,
+				      (unsigned long long) st.stops,
+				      st.cc_fallback ?
+				      "; ptrace engine only: " : "",
+				      st.cc_fallback ? st.cc_fallback : "");
+		}
 	ps_buf_printf(&out, "Trace source: %s.\n",
 		      srv->target->btrace_policy == nat_btrace_hardware ? "hardware" :
 		      srv->target->btrace_policy == nat_btrace_emulated ?
 		      "emulated" : "auto (hardware when present, else emulated)");
+	ps_buf_printf(&out, "Emulation engine: %s.\n",
+		      srv->target->btrace_engine == nat_btrace_engine_cache ?
+		      "code cache (falls back to ptrace)" :
+		      srv->target->btrace_engine == nat_btrace_engine_ptrace ?
+		      "ptrace" : "auto (ptrace)");
 	err = srv_console(srv, out.data);
 	ps_buf_fini(&out);
 	return err;

@@ -3,7 +3,7 @@
 # layer's test program over a socketpair (testsuite/unit/srv_fixture.h).
 SRVTEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBELF_CFLAGS)
 SRVTEST_LDADD = $(PTSTUB_LIBS) $(CRITERION_LIBS) $(LIBELF_LIBS) \
-	-lipt -lZydis $(JANSSON_LIBS)
+	-lipt -lZydis
 
 check_PROGRAMS += testsuite/unit/server_test
 TESTS += testsuite/unit/server_test

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "nat/emu/emu.h"
+#include "nat/emu/cc.h"
 #include "nat/emu/emu_alu.h"
 #include "nat/emu/emu_branch.h"
 #include "nat/emu/emu_engine.h"
@@ -83,6 +84,8 @@ int emu_alloc(struct emu **out, pid_t pid, struct int3_table *sites,
 	err = emu_decoder_alloc(&emu->decoder);
 	if (!err)
 		err = emu_cache_init(&emu->cache, emu->config.cache_limit);
+	if (!err && emu->config.engine == emu_engine_cache)
+		err = cc_alloc(&emu->cc, emu);
 	if (err < 0) {
 		emu_decoder_free(emu->decoder);
 		free(emu);
@@ -104,6 +107,7 @@ void emu_free(struct emu *emu)
 	if (!emu)
 		return;
 	int3_remove_all(emu->sites, emu->mem, int3_owner_emu);
+	cc_free(emu->cc, 0);
 	for (size_t i = 0; i < emu->nthreads; i++)
 		emu_thread_free(emu->threads[i]);
 	free(emu->threads);
@@ -203,6 +207,7 @@ void emu_unplant_all(struct emu *emu)
 {
 	int3_remove_all(emu->sites, emu->mem, int3_owner_emu);
 	emu_cache_flush(&emu->cache);
+	cc_flush(emu->cc);
 }
 
 int emu_disable(struct emu *emu, pid_t tid)
@@ -215,8 +220,15 @@ int emu_disable(struct emu *emu, pid_t tid)
 	th->traced = false;
 	th->on = false;
 	emu->ntraced--;
-	if (!emu->ntraced)
+	if (!emu->ntraced) {
 		emu_unplant_all(emu);
+		if (emu->cc) {
+			/* Its mappings go with the last traced thread.  */
+			cc_free(emu->cc, tid);
+			emu->cc = NULL;
+			cc_alloc(&emu->cc, emu);
+		}
+	}
 	return 0;
 }
 
@@ -234,6 +246,8 @@ int emu_on_exec(struct emu *emu)
 	nat_mem_reset(emu->mem);
 	emu_cache_flush(&emu->cache);
 	emu_planted_clear(&emu->planted);
+	if (emu->cc)
+		cc_on_exec(emu->cc);
 	emu->maps.stale = true;
 	for (size_t i = 0; i < emu->nthreads; i++) {
 		struct emu_thread *th = emu->threads[i];
@@ -261,6 +275,8 @@ int emu_on_fork(struct emu *emu, pid_t child)
 			result = -pse_fault;
 	}
 	nat_mem_fini(&mem);
+	if (emu->cc)
+		cc_on_fork(emu->cc, child);
 	return result;
 }
 
@@ -269,6 +285,7 @@ int emu_maps_fresh(struct emu *emu)
 	if (!emu->maps.stale)
 		return 0;
 	emu_cache_flush(&emu->cache);
+	cc_flush(emu->cc);
 	return emu_maps_load(&emu->maps, emu->pid);
 }
 
@@ -638,6 +655,9 @@ enum emu_resume emu_continue(struct emu *emu, struct emu_thread *th,
 			return emu_resume_step;
 		}
 
+		/* The code cache takes the thread from here if it can.  */
+		if (emu->cc && cc_enter(emu->cc, th, regs))
+			return emu_resume_cont;
 		if (!emu_maps_cacheable(&emu->maps, ip) ||
 		    !(walk = emu_walk_get(emu, ip))) {
 			/* Code that may change (or cannot be read): step.  */

@@ -43,6 +43,14 @@ enum emu_verdict {
 				emu_prepare */
 };
 
+/* Which engine records a thread that runs freely: breakpoint-and-emulate
+   with ptrace, or the in-process code cache (nat/emu/cc.h), which falls
+   back to the ptrace engine wherever it cannot run.  */
+enum emu_engine_kind {
+	emu_engine_ptrace,
+	emu_engine_cache,
+};
+
 /* Switches and limits; zero-initialized means defaults.  */
 struct emu_config {
 	/* Shortcuts that take fewer stops than branches.  ret_shortcut: a
@@ -60,6 +68,9 @@ struct emu_config {
 	   recorder's side-band); NULL for none.  */
 	void (*on_map_change)(void *ctx, pid_t tid);
 	void *map_ctx;
+	uint8_t engine;          /* enum emu_engine_kind */
+	size_t cache_log;        /* the code cache's log per thread (0:
+				    1 MiB) */
 };
 
 struct emu_status {
@@ -72,6 +83,12 @@ struct emu_status {
 	uint64_t steps;          /* of which single-steps */
 	uint64_t gaps;           /* places it could not follow (OVF) */
 	uint64_t followed;       /* branches passed without a stop */
+	/* The code-cache engine (engine == emu_engine_cache).  */
+	uint8_t engine;
+	uint64_t cc_entries, cc_traps, cc_fills, cc_branches, cc_insns;
+	uint64_t cc_blocks, cc_bytes, cc_xlate_ns, cc_drain_ns, cc_flushes;
+	uint64_t cc_signals;
+	const char *cc_fallback;  /* why it records nothing, or NULL */
 };
 
 /* An engine for process PID whose traps go into SITES, memory through

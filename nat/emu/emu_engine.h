@@ -28,6 +28,7 @@ struct emu {
 	struct emu_thread **threads;
 	size_t nthreads, cap;
 	size_t ntraced;
+	struct cc *cc;            /* the code-cache engine, or NULL */
 };
 
 /* Memory access for the evaluator and the walker.  */

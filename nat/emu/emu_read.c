@@ -1,5 +1,6 @@
 /* Reading traces out of the engine, and its status.  */
 #define _GNU_SOURCE
+#include "nat/emu/cc.h"
 #include "nat/emu/emu_engine.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
@@ -50,8 +51,25 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 		return -pse_notfound;
 	*status = (struct emu_status) {
 		.stops = th->stops, .steps = th->steps, .gaps = th->gaps,
-		.followed = th->followed,
+		.followed = th->followed, .engine = emu->config.engine,
 	};
+	if (emu->cc) {
+		struct cc_status cs;
+
+		cc_status(emu->cc, &cs);
+		status->cc_entries = cs.entries;
+		status->cc_traps = cs.traps;
+		status->cc_fills = cs.fills;
+		status->cc_branches = cs.branches;
+		status->cc_insns = cs.insns;
+		status->cc_blocks = cs.blocks;
+		status->cc_bytes = cs.bytes;
+		status->cc_xlate_ns = cs.xlate_ns;
+		status->cc_drain_ns = cs.drain_ns;
+		status->cc_flushes = cs.flushes;
+		status->cc_signals = cs.signals;
+		status->cc_fallback = cs.fallback;
+	}
 	if (th->format == trace_format_pt) {
 		status->bytes_recorded = th->ring.head;
 		status->wraps = emu_ring_wraps(&th->ring);

@@ -1,5 +1,6 @@
 /* The engine's side of every ptrace stop: its own traps and steps are
    consumed; everything else closes the trace segment and is reported.  */
+#include "nat/emu/cc.h"
 #include "nat/emu/emu_engine.h"
 #include "nat/emu/emu_signal.h"
 #include "nat/int3_table.h"
@@ -286,6 +287,8 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		th->foreign_stop : 0;
 	th->foreign_stop = 0;
 
+	if (th->mode == emu_mode_cache)
+		return cc_on_stop(emu->cc, th, &regs, sig, verdict, how);
 	if (th->mode == emu_mode_step)
 		return emu_step_done(emu, th, &regs, sig, verdict, how);
 

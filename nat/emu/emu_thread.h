@@ -30,6 +30,7 @@ enum emu_mode {
 	emu_mode_walk,       /* running CUR towards its stop */
 	emu_mode_step,       /* single-stepping STEP_INSN */
 	emu_mode_enter,      /* stepping into a signal handler */
+	emu_mode_cache,      /* running in the code cache (cc.h) */
 };
 
 struct emu_thread {

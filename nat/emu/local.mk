@@ -14,7 +14,11 @@ nat_emu_libpsemu_a_SOURCES = \
 	nat/emu/emu_cache.c nat/emu/emu_cache.h \
 	nat/emu/emu_signal.c nat/emu/emu_signal.h \
 	nat/emu/emu_alu.c nat/emu/emu_alu.h \
-	nat/emu/emu_thread.c nat/emu/emu_thread.h
+	nat/emu/emu_thread.c nat/emu/emu_thread.h \
+	nat/emu/cc.c nat/emu/cc.h \
+	nat/emu/cc_blocks.c nat/emu/cc_blocks.h \
+	nat/emu/cc_xlate.c nat/emu/cc_xlate.h \
+	nat/emu/cc_inject.c nat/emu/cc_inject.h
 
 # What a program linking the engine needs: nat/mem and nat/int3_table
 # come with the test driver's library (below) so that the engine's tests
@@ -36,7 +40,8 @@ check_PROGRAMS += testsuite/emu/progs/recursion testsuite/emu/progs/loops \
 	testsuite/emu/progs/forks testsuite/emu/progs/syscalls \
 	testsuite/emu/progs/jit testsuite/emu/progs/timer \
 	testsuite/emu/progs/exec testsuite/emu/progs/glibc_mix \
-	testsuite/emu/progs/two_readers
+	testsuite/emu/progs/two_readers \
+	testsuite/emu/progs/hot_timer
 testsuite_emu_progs_recursion_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_loops_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_indirect_CFLAGS = $(EMU_PROG_CFLAGS)
@@ -59,6 +64,7 @@ testsuite_emu_progs_glibc_mix_CFLAGS = -O2 -g -fno-pie
 testsuite_emu_progs_glibc_mix_LDFLAGS = -no-pie
 testsuite_emu_progs_two_readers_CFLAGS = $(EMU_PROG_CFLAGS) -pthread
 testsuite_emu_progs_two_readers_LDADD = -lpthread
+testsuite_emu_progs_hot_timer_CFLAGS = $(EMU_PROG_CFLAGS)
 
 EXTRA_DIST += testsuite/emu/emu_test_main.h
 check_LIBRARIES += testsuite/emu/libemudriver.a testsuite/emu/libemunat.a
@@ -106,6 +112,14 @@ check_PROGRAMS += testsuite/unit/emu_read_test
 TESTS += testsuite/unit/emu_read_test
 check_PROGRAMS += testsuite/unit/emu_alu_test
 TESTS += testsuite/unit/emu_alu_test
+check_PROGRAMS += testsuite/unit/cc_test
+TESTS += testsuite/unit/cc_test
+check_PROGRAMS += testsuite/unit/cc_xlate_test
+TESTS += testsuite/unit/cc_xlate_test
+check_PROGRAMS += testsuite/unit/cc_inject_test
+TESTS += testsuite/unit/cc_inject_test
+check_PROGRAMS += testsuite/unit/cc_blocks_test
+TESTS += testsuite/unit/cc_blocks_test
 EMU_UNIT_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) \
 	-DEMU_PROGDIR='"$(abs_top_builddir)/testsuite/emu/progs"'
 EMU_UNIT_LDADD = $(EMU_DRIVER_LIBS) $(CRITERION_LIBS)
@@ -139,6 +153,14 @@ testsuite_unit_emu_read_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_read_test_LDADD = $(EMU_UNIT_LDADD)
 testsuite_unit_emu_alu_test_CFLAGS = $(EMU_UNIT_CFLAGS)
 testsuite_unit_emu_alu_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_cc_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_cc_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_cc_xlate_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_cc_xlate_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_cc_inject_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_cc_inject_test_LDADD = $(EMU_UNIT_LDADD)
+testsuite_unit_cc_blocks_test_CFLAGS = $(EMU_UNIT_CFLAGS)
+testsuite_unit_cc_blocks_test_LDADD = $(EMU_UNIT_LDADD)
 
 # The benchmark (make bench-emu): instructions traced per second against
 # a naive single-step tracer, each shortcut on and off.

@@ -64,6 +64,16 @@ static void oracle_run(const char *name, const char *arg,
 	drv_finish(&proc);
 	cr_expect_eq(gaps, 0, "%s: %u decode gaps", name, gaps);
 	cr_expect_eq(trace.status.gaps, 0, "%s: emulator reported gaps", name);
+	if (getenv("EMU_CC_DEBUG"))
+		fprintf(stderr, "%s: cache entries %llu traps %llu branches "
+			"%llu insns %llu blocks %llu fallback %s\n", name,
+			(unsigned long long) trace.status.cc_entries,
+			(unsigned long long) trace.status.cc_traps,
+			(unsigned long long) trace.status.cc_branches,
+			(unsigned long long) trace.status.cc_insns,
+			(unsigned long long) trace.status.cc_blocks,
+			trace.status.cc_fallback ? trace.status.cc_fallback
+			: "none");
 	oracle_report("pt", &truth, &pt);
 	cr_expect_eq(drv_first_diff(&truth, &pt), -1,
 		     "%s: PT decode differs from single-step", name);
@@ -153,6 +163,24 @@ Test(oracle_both, jit) { oracle_run("jit", NULL, &both_shortcuts, oracle_size); 
    of a chain is the slot a RET further on reads (issue 13).  */
 Test(oracle_both, glibc_mix) { oracle_run("glibc_mix", "2.25", &both_shortcuts, oracle_size); }
 Test(oracle_both, bench_work) { oracle_run("bench_work", "qsort", &both_shortcuts, oracle_size); }
+
+/* The code-cache engine: the same trace as single-step, where it runs
+   the program and where it falls back to the ptrace engine (threads,
+   JIT, fork children).  */
+static const struct emu_config cache_engine = { .engine = emu_engine_cache };
+
+Test(oracle_cache, recursion) { oracle_run("recursion", "10", &cache_engine, oracle_size); }
+Test(oracle_cache, loops) { oracle_run("loops", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, indirect) { oracle_run("indirect", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, libcalls) { oracle_run("libcalls", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, signals) { oracle_run("signals", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, longjmp) { oracle_run("longjmp", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, throw) { oracle_run("throw", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, threads) { oracle_run("threads", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, forks) { oracle_run("forks", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, syscalls) { oracle_run("syscalls", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, jit) { oracle_run("jit", NULL, &cache_engine, oracle_size); }
+Test(oracle_cache, bench_work) { oracle_run("bench_work", "qsort", &cache_engine, oracle_size); }
 
 /* A small ring wraps: what is left still decodes, from its oldest PSB,
    into a suffix of the single-step run.  */

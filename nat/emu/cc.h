@@ -1,0 +1,73 @@
+/* The code-cache engine (DESIGN.md, "The code-cache engine"): a traced
+   thread that runs freely executes translated copies of its blocks
+   (cc_xlate) from a code cache in its own address space, logging the
+   outcome of each conditional branch through its GS base; ptstub drains
+   the log into the same PT/BTS recording primitives the ptrace engine
+   uses.  Returns and indirect branches look their target up in a
+   per-thread table in the inferior (a miss traps to ptstub, which runs
+   the branch and fills the table); system calls and whatever the cache
+   cannot run leave it at their original IP for the ptrace engine, which
+   sends the thread back in at the next block.  Per-thread state is the
+   GS base, set by ptstub while the thread runs in the cache.
+
+   Limits of this stage: a single-threaded process only (with more
+   threads the ptrace engine records alone), programs that do not use
+   GS; breakpoints are taken into account when the thread is next
+   resumed (so not while it runs: non-stop).
+   Internal to nat/emu/: the hooks are in emu.c and emu_stop.c.  */
+#ifndef NAT_EMU_CC_H
+#define NAT_EMU_CC_H
+
+#include "nat/emu/emu.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/user.h>
+
+struct cc;
+struct emu_thread;
+
+int cc_alloc(struct cc **cc, struct emu *emu);
+/* Free it; its mappings are removed first through TID when TID is a
+   stopped thread of the process (0: the process is gone).  */
+void cc_free(struct cc *cc, pid_t tid);
+
+/* Send TH (stopped, about to run from REGS->rip) into the cache:
+   REGS are changed (IP and GS base) and true returned, or false and
+   the ptrace engine goes on.  */
+bool cc_enter(struct cc *cc, struct emu_thread *th,
+	      struct user_regs_struct *regs);
+
+/* A stop of TH while it runs in the cache (emu_mode_cache).  The
+   registers are read; on return the thread is at an original IP (set
+   in the thread) unless the stop was consumed by the cache itself.  */
+int cc_on_stop(struct cc *cc, struct emu_thread *th,
+	       struct user_regs_struct *regs, int sig,
+	       enum emu_verdict *verdict, enum emu_resume *how);
+
+/* Code or the map changed: forget every translation.  */
+void cc_flush(struct cc *cc);
+/* Exec: the mappings are gone.  */
+void cc_on_exec(struct cc *cc);
+/* A fork child's copy of the mappings is removed.  */
+void cc_on_fork(struct cc *cc, pid_t child);
+
+struct cc_status {
+	uint64_t entries;      /* times a thread was sent into the cache */
+	uint64_t traps;        /* exits that stopped the thread */
+	uint64_t fills;        /* log-full faults */
+	uint64_t branches;     /* conditional branches logged */
+	uint64_t insns;        /* instructions run in the cache */
+	uint64_t blocks;       /* blocks translated */
+	uint64_t bytes;        /* code bytes translated */
+	uint64_t xlate_ns;     /* time spent translating */
+	uint64_t drain_ns;     /* time spent turning logs into trace */
+	uint64_t flushes;
+	uint64_t signals;      /* signals that stopped it in the cache */
+	const char *fallback;  /* why it is off, or NULL */
+};
+
+void cc_status(const struct cc *cc, struct cc_status *st);
+
+#endif

@@ -1,0 +1,38 @@
+/* System calls made by a stopped thread on ptstub's behalf: the code
+   cache's mappings are created (and removed) inside the inferior by an
+   injected syscall with its registers saved and restored, so the program
+   sees no change but the new mappings, named for /proc/PID/maps.  */
+#ifndef NAT_EMU_CC_INJECT_H
+#define NAT_EMU_CC_INJECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct nat_mem;
+
+/* Run syscall NR(ARGS) in TID (ptrace-stopped, in no syscall) at the
+   SYSCALL instruction at AT (0: write one over the thread's IP for the
+   call and put the bytes back).  *RET gets the kernel's return value.
+   A signal that arrives meanwhile is sent again afterwards.  */
+int cc_inject_syscall(pid_t tid, struct nat_mem *mem, uint64_t at,
+		      long nr, const uint64_t args[6], int64_t *ret);
+
+/* Map SIZE bytes with PROT in TID near HINT (within reach of rel32 from
+   it when NEAR), private.  With NAME, from a memfd of that name (so
+   /proc/PID/maps says "/memfd:NAME"; its descriptor is closed again),
+   else anonymous.  *ADDR gets the address.  */
+int cc_inject_mmap(pid_t tid, struct nat_mem *mem, uint64_t at,
+		   uint64_t hint, bool near, uint64_t size, int prot,
+		   const char *name, uint64_t *addr);
+int cc_inject_munmap(pid_t tid, struct nat_mem *mem, uint64_t at,
+		     uint64_t addr, uint64_t size);
+int cc_inject_mprotect(pid_t tid, struct nat_mem *mem, uint64_t at,
+		       uint64_t addr, uint64_t size, int prot);
+
+/* A free range of SIZE bytes in PID's map whose every byte is within
+   DIST of NEAR, the closest one below NEAR preferred; 0 if none.  */
+uint64_t cc_free_range(pid_t pid, uint64_t near, uint64_t size,
+		       uint64_t dist);
+
+#endif

@@ -1,0 +1,590 @@
+#include "nat/emu/cc_xlate.h"
+#include "common/ps_error.h"
+
+#include <Zydis/Zydis.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A block being built.  */
+struct cc_build {
+	uint8_t *code;
+	size_t room, off;
+	uint64_t cache;
+	struct cc_pos pos[4 * cc_block_max_insns + 64];
+	uint16_t npos;
+	struct cc_insn insns[cc_block_max_insns + 1];
+	uint16_t ninsns;
+	struct emu_edge edges[cc_block_max_edges];
+	uint16_t nedges;
+	bool overflow;
+};
+
+static void cc_emit(struct cc_build *b, const void *bytes, size_t len)
+{
+	if (b->off + len > b->room) {
+		b->overflow = true;
+		return;
+	}
+	memcpy(b->code + b->off, bytes, len);
+	b->off += len;
+}
+
+static void cc_put32(uint8_t *at, uint32_t v)
+{
+	memcpy(at, &v, 4);
+}
+
+static void cc_pos_add(struct cc_build *b, uint8_t kind, uint8_t way,
+		       uint8_t flags, uint16_t insn)
+{
+	struct cc_pos *p = &b->pos[b->npos++];
+
+	p->off = (uint32_t) b->off;
+	p->kind = kind;
+	p->way = way;
+	p->flags = flags;
+	p->insn = insn;
+}
+
+static uint16_t cc_insn_add(struct cc_build *b, uint64_t ip, uint64_t prev)
+{
+	struct cc_insn *in = &b->insns[b->ninsns];
+
+	in->ip = ip;
+	in->prev = prev;
+	in->edges = b->nedges;
+	return b->ninsns++;
+}
+
+/* A call's return address pushed with no flag touched:
+   lea rsp,[rsp-8]; mov dword [rsp],lo; mov dword [rsp+4],hi.  */
+static void cc_emit_push(struct cc_build *b, uint64_t ret, uint16_t edge)
+{
+	uint8_t lea[5] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
+	uint8_t lo[7] = { 0xc7, 0x04, 0x24 };
+	uint8_t hi[8] = { 0xc7, 0x44, 0x24, 0x04 };
+
+	cc_put32(lo + 3, (uint32_t) ret);
+	cc_put32(hi + 4, (uint32_t) (ret >> 32));
+	cc_pos_add(b, cc_pos_push, 0, 0, edge);
+	cc_emit(b, lea, sizeof(lea));
+	cc_pos_add(b, cc_pos_push, 0, 1, edge);
+	cc_emit(b, lo, sizeof(lo));
+	cc_pos_add(b, cc_pos_push, 0, 2, edge);
+	cc_emit(b, hi, sizeof(hi));
+}
+
+/* mov gs:[DISP], rax (STORE) or mov rax, gs:[DISP].  */
+static void cc_emit_gs_rax(struct cc_build *b, bool store, uint32_t disp)
+{
+	uint8_t insn[9] = { 0x65, 0x48, store ? 0x89 : 0x8b, 0x04, 0x25 };
+
+	cc_put32(insn + 5, disp);
+	cc_emit(b, insn, sizeof(insn));
+}
+
+/* Way WAY: log VALUE (unless negative), then JMP rel32 to its stub
+   (patched later).  Returns the JMP's offset.  */
+static uint32_t cc_emit_way(struct cc_build *b, uint8_t way, int value)
+{
+	static const uint8_t store[3] = { 0xc6, 0x00 };
+	static const uint8_t bump[4] = { 0x48, 0x8d, 0x40, 0x01 };
+	static const uint8_t jmp[5] = { 0xe9 };
+	uint8_t st[3];
+	uint32_t at;
+
+	if (value >= 0) {
+		cc_pos_add(b, cc_pos_way, way, 0, 0);
+		cc_emit_gs_rax(b, true, cc_ctl_save);
+		cc_pos_add(b, cc_pos_way, way, cc_way_rax_saved, 0);
+		cc_emit_gs_rax(b, false, cc_ctl_cursor);
+		memcpy(st, store, sizeof(st));
+		st[2] = (uint8_t) value;
+		cc_pos_add(b, cc_pos_way, way,
+			   cc_way_rax_saved | cc_way_store, 0);
+		cc_emit(b, st, sizeof(st));
+		cc_pos_add(b, cc_pos_way, way, cc_way_rax_saved, 0);
+		cc_emit(b, bump, sizeof(bump));
+		cc_pos_add(b, cc_pos_way, way, cc_way_rax_saved, 0);
+		cc_emit_gs_rax(b, true, cc_ctl_cursor);
+		cc_pos_add(b, cc_pos_way, way,
+			   cc_way_rax_saved | cc_way_logged, 0);
+		cc_emit_gs_rax(b, false, cc_ctl_save);
+	}
+	cc_pos_add(b, cc_pos_way, way, cc_way_logged, 0);
+	at = (uint32_t) b->off;
+	cc_emit(b, jmp, sizeof(jmp));
+	return at;
+}
+
+/* Stubs after the code: a trap each, room for an absolute jump.  Every
+   way's JMP is pointed at its stub.  */
+static void cc_emit_stubs(struct cc_build *b, struct cc_block *blk)
+{
+	uint8_t stub[cc_stub_size];
+
+	memset(stub, 0xcc, sizeof(stub));
+	for (uint8_t w = 0; w < blk->nways; w++) {
+		struct cc_way *way = &blk->ways[w];
+
+		way->stub_off = (uint32_t) b->off;
+		cc_pos_add(b, cc_pos_stub, w, cc_way_logged, 0);
+		cc_emit(b, stub, sizeof(stub));
+		if (!b->overflow)
+			cc_put32(b->code + way->jmp_off + 1,
+				 way->stub_off - (way->jmp_off + 5));
+	}
+}
+
+/* Leave the block at IP (not copied).  LINK: IP may be translated.  */
+static void cc_end_exit_at(struct cc_build *b, struct cc_block *blk,
+			   uint64_t ip, uint64_t prev, bool link)
+{
+	uint16_t at = cc_insn_add(b, ip, prev);
+
+	(void) at;
+	blk->end = cc_end_exit;
+	blk->nways = 1;
+	blk->ways[0].target = ip;
+	blk->ways[0].link = link;
+	blk->ways[0].jmp_off = cc_emit_way(b, 0, -1);
+}
+
+/* The conditional INSN, copied as a branch between two logging ways.  */
+static void cc_end_with_cond(struct cc_build *b, struct cc_block *blk,
+			const struct emu_insn *insn, uint64_t prev)
+{
+	uint16_t at = cc_insn_add(b, insn->ip, prev);
+	uint64_t next = insn->ip + insn->len;
+
+	blk->end = cc_end_cond;
+	blk->nways = 2;
+	blk->jcc_ip = insn->ip;
+	blk->jcc_target = insn->target;
+	blk->ways[0].target = next;
+	blk->ways[1].target = insn->target;
+	blk->ways[0].link = blk->ways[1].link = true;
+	cc_pos_add(b, cc_pos_orig, 0, 0, at);
+	if (insn->cond < 16) {
+		uint8_t jcc[6] = { 0x0f, (uint8_t) (0x80 | insn->cond) };
+		uint32_t jcc_off = (uint32_t) b->off;
+
+		cc_emit(b, jcc, sizeof(jcc));
+		blk->ways[0].jmp_off = cc_emit_way(b, 0, 0);
+		if (!b->overflow)
+			cc_put32(b->code + jcc_off + 2,
+				 (uint32_t) (b->off - (jcc_off + 6)));
+		blk->ways[1].jmp_off = cc_emit_way(b, 1, 1);
+	} else {
+		/* JrCXZ and LOOPcc have rel8 forms only: branch over a short
+		   jump to the not-taken way.  */
+		uint8_t op[3];
+		size_t n = 0;
+		uint8_t short_jmp[2] = { 0xeb };
+		uint32_t short_off;
+
+		switch (insn->cond) {
+		case emu_cc_ecxz: op[n++] = 0x67; op[n++] = 0xe3; break;
+		case emu_cc_rcxz: op[n++] = 0xe3; break;
+		case emu_cc_loop: op[n++] = 0xe2; break;
+		case emu_cc_loope: op[n++] = 0xe1; break;
+		default: op[n++] = 0xe0; break;
+		}
+		op[n++] = 2;
+		cc_emit(b, op, n);
+		cc_pos_add(b, cc_pos_way, 0, 0, 0);
+		short_off = (uint32_t) b->off;
+		cc_emit(b, short_jmp, sizeof(short_jmp));
+		blk->ways[1].jmp_off = cc_emit_way(b, 1, 1);
+		if (!b->overflow)
+			b->code[short_off + 1] =
+				(uint8_t) (b->off - (short_off + 2));
+		blk->ways[0].jmp_off = cc_emit_way(b, 0, 0);
+	}
+}
+
+/* One instruction of a return's lookup, at stop state FLAGS.  */
+static void cc_ret_insn(struct cc_build *b, uint8_t flags,
+			const uint8_t *bytes, size_t len)
+{
+	cc_pos_add(b, cc_pos_ret, 0, flags, 0);
+	cc_emit(b, bytes, len);
+}
+
+static void cc_ret_gs(struct cc_build *b, uint8_t flags, uint8_t op,
+		      uint8_t modrm, uint32_t disp)
+{
+	uint8_t insn[9] = { 0x65, 0x48, op, modrm, 0x25 };
+
+	cc_put32(insn + 5, disp);
+	cc_ret_insn(b, flags, insn, sizeof(insn));
+}
+
+/* MOV RCX, <the operand of the indirect branch ZI at IP>, with its
+   RIP-relative displacement moved for the copy; false if it cannot be
+   written so.  */
+static bool cc_emit_load(struct cc_build *b, uint64_t ip,
+			 const uint8_t *bytes,
+			 const ZydisDecodedInstruction *zi,
+			 const struct emu_insn *insn)
+{
+	uint8_t mov[16];
+	size_t n = 0, rest;
+	uint8_t mod = zi->raw.modrm.mod, rm = zi->raw.modrm.rm;
+	size_t tail = zi->raw.modrm.offset + 1u;
+
+	if (insn->op.seg == emu_seg_gs)
+		return false;
+	if (insn->op.seg == emu_seg_fs)
+		mov[n++] = 0x64;
+	mov[n++] = (uint8_t) (0x48 | (zi->raw.rex.X << 1) | zi->raw.rex.B);
+	mov[n++] = 0x8b;
+	mov[n++] = (uint8_t) ((mod << 6) | (1 << 3) | rm);
+	rest = zi->length - tail;
+	if (n + rest > sizeof(mov))
+		return false;
+	memcpy(mov + n, bytes + tail, rest);
+	if (mod == 0 && rm == 5) {
+		int32_t disp;
+		int64_t moved;
+		size_t at = n + (zi->raw.disp.offset - tail);
+
+		memcpy(&disp, bytes + zi->raw.disp.offset, 4);
+		moved = (int64_t) disp + (int64_t) (ip + zi->length) -
+			(int64_t) (b->cache + b->off + n + rest);
+		if (moved < INT32_MIN || moved > INT32_MAX)
+			return false;
+		cc_put32(mov + at, (uint32_t) (int32_t) moved);
+	}
+	n += rest;
+	cc_pos_add(b, cc_pos_ret, 0, 0, 0);
+	cc_emit(b, mov, n);
+	return true;
+}
+
+/* A return or an indirect branch INSN: its target (RAX) looked up in
+   the thread's table with the flags saved (LAHF/SETO) and restored,
+   logged (8 bytes), and a jump to the translation; a miss traps.  ZI
+   and BYTES: the indirect branch as decoded.  False if it cannot be
+   translated (nothing emitted that counts).  */
+static bool cc_end_with_lookup(struct cc_build *b, struct cc_block *blk,
+			       const struct emu_insn *insn, uint64_t prev,
+			       const ZydisDecodedInstruction *zi,
+			       const uint8_t *bytes)
+{
+	enum { A = cc_ret_rax, C = cc_ret_rcx, F = cc_ret_flags,
+	       L = cc_ret_logged, R = cc_ret_rsp };
+	bool ret = insn->iclass == emu_ic_ret;
+	bool call = insn->iclass == emu_ic_call_ind;
+	uint8_t buf[9];
+	size_t jne_off, miss_off, mark = b->off;
+	uint16_t mark_pos = b->npos;
+
+	cc_ret_gs(b, 0, 0x89, 0x04, cc_ctl_save);          /* save rax */
+	cc_ret_gs(b, 0, 0x89, 0x0c, cc_ctl_save2);         /* save rcx */
+	if (!ret && !cc_emit_load(b, insn->ip, bytes, zi, insn)) {
+		b->off = mark;
+		b->npos = mark_pos;
+		return false;
+	}
+	cc_ret_insn(b, ret ? 0 : C, (const uint8_t[]) { 0x9f }, 1);
+	cc_ret_insn(b, A | (ret ? 0 : C),
+		    (const uint8_t[]) { 0x0f, 0x90, 0xc0 }, 3);
+	cc_ret_gs(b, A | (ret ? 0 : C), 0x89, 0x04, cc_ctl_flags);
+	if (ret)
+		cc_ret_insn(b, A | F,
+			    (const uint8_t[]) { 0x48, 0x8b, 0x04, 0x24 }, 4);
+	else
+		cc_ret_insn(b, A | C | F,
+			    (const uint8_t[]) { 0x48, 0x89, 0xc8 }, 3);
+	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x89, 0xc1 }, 2);
+	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0xc1, 0xe1, 0x04 }, 3);
+	buf[0] = 0x81;
+	buf[1] = 0xe1;
+	cc_put32(buf + 2, (cc_table_size - 1) << 4);
+	cc_ret_insn(b, A | C | F, buf, 6);
+	buf[0] = 0x65; buf[1] = 0x48; buf[2] = 0x3b; buf[3] = 0x81;
+	cc_put32(buf + 4, cc_ctl_table);
+	cc_ret_insn(b, A | C | F, buf, 8);     /* cmp rax, gs:[rcx+T] */
+	jne_off = b->off;
+	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x0f, 0x85, 0, 0, 0, 0 },
+		    6);
+	buf[2] = 0x8b; buf[3] = 0x89;
+	cc_put32(buf + 4, cc_ctl_table + 8);
+	cc_ret_insn(b, A | C | F, buf, 8);     /* rcx = gs:[rcx+T+8] */
+	cc_ret_gs(b, A | C | F, 0x89, 0x0c, cc_ctl_jump);
+	cc_ret_gs(b, A | C | F, 0x8b, 0x0c, cc_ctl_cursor);
+	cc_ret_insn(b, A | C | F | cc_ret_store,
+		    (const uint8_t[]) { 0x48, 0x89, 0x01 }, 3);
+	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x48, 0x8d, 0x49, 0x08 },
+		    4);
+	cc_ret_gs(b, A | C | F, 0x89, 0x0c, cc_ctl_cursor);
+	cc_ret_gs(b, A | C | F | L, 0x8b, 0x04, cc_ctl_flags);
+	cc_ret_insn(b, A | C | F | L, (const uint8_t[]) { 0x04, 0x7f }, 2);
+	cc_ret_insn(b, A | C | F | L, (const uint8_t[]) { 0x9e }, 1);
+	cc_ret_gs(b, A | C | F | L, 0x8b, 0x04, cc_ctl_save);
+	cc_ret_gs(b, C | F | L, 0x8b, 0x0c, cc_ctl_save2);
+	if (ret) {
+		buf[0] = 0x48; buf[1] = 0x8d; buf[2] = 0xa4; buf[3] = 0x24;
+		cc_put32(buf + 4, 8u + insn->ret_imm);
+		cc_ret_insn(b, F | L, buf, 8); /* lea rsp, [rsp+8+imm] */
+	} else if (call) {
+		uint64_t nlip = insn->ip + insn->len;
+		uint8_t lea[5] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
+		uint8_t lo[7] = { 0xc7, 0x04, 0x24 };
+		uint8_t hi[8] = { 0xc7, 0x44, 0x24, 0x04 };
+
+		cc_put32(lo + 3, (uint32_t) nlip);
+		cc_put32(hi + 4, (uint32_t) (nlip >> 32));
+		cc_ret_insn(b, F | L, lea, sizeof(lea));
+		cc_ret_insn(b, F | L | R, lo, sizeof(lo));
+		cc_ret_insn(b, F | L | R, hi, sizeof(hi));
+	}
+	buf[0] = 0x65; buf[1] = 0xff; buf[2] = 0x24; buf[3] = 0x25;
+	cc_put32(buf + 4, cc_ctl_jump);
+	cc_ret_insn(b, F | L | (ret || call ? R : 0), buf, 8);
+	miss_off = b->off;
+	cc_pos_add(b, cc_pos_miss, 0, A | C | F, 0);
+	cc_emit(b, (const uint8_t[]) { 0xcc }, 1);
+	if (!b->overflow)
+		cc_put32(b->code + jne_off + 2,
+			 (uint32_t) (miss_off - (jne_off + 6)));
+	cc_insn_add(b, insn->ip, prev);
+	blk->end = ret ? cc_end_ret : cc_end_ind;
+	blk->jcc_ip = insn->ip;
+	blk->ret_pop = (uint16_t) (8 + insn->ret_imm);
+	blk->ind_call = call;
+	blk->jcc_target = insn->ip + insn->len;
+	return true;
+}
+
+/* Whether the cache may run ZI as a copy: no GS (the engine's), no
+   relative operand but a RIP-relative memory one.  */
+static bool cc_copyable(const ZydisDecodedInstruction *zi,
+			const ZydisDecodedOperand *ops, bool *riprel)
+{
+	*riprel = false;
+	switch (zi->mnemonic) {
+	case ZYDIS_MNEMONIC_RDGSBASE:
+	case ZYDIS_MNEMONIC_WRGSBASE:
+	case ZYDIS_MNEMONIC_SWAPGS:
+	case ZYDIS_MNEMONIC_XBEGIN:
+	case ZYDIS_MNEMONIC_XEND:
+	case ZYDIS_MNEMONIC_XABORT:
+		return false;
+	default:
+		break;
+	}
+	for (uint8_t i = 0; i < zi->operand_count; i++) {
+		const ZydisDecodedOperand *op = &ops[i];
+
+		if (op->type == ZYDIS_OPERAND_TYPE_REGISTER &&
+		    op->reg.value == ZYDIS_REGISTER_GS)
+			return false;
+		if (op->type == ZYDIS_OPERAND_TYPE_IMMEDIATE &&
+		    op->imm.is_relative)
+			return false;
+		if (op->type != ZYDIS_OPERAND_TYPE_MEMORY)
+			continue;
+		if (op->mem.segment == ZYDIS_REGISTER_GS)
+			return false;
+		if (op->mem.base == ZYDIS_REGISTER_RIP ||
+		    op->mem.base == ZYDIS_REGISTER_EIP) {
+			if (op->mem.base == ZYDIS_REGISTER_EIP ||
+			    zi->raw.disp.size != 32)
+				return false;
+			*riprel = true;
+		}
+	}
+	return true;
+}
+
+/* Copy the instruction at IP (BYTES, decoded as ZI) to the block;
+   false if a RIP-relative operand cannot reach from there.  */
+static bool cc_emit_copy(struct cc_build *b, uint64_t ip,
+			 const uint8_t *bytes,
+			 const ZydisDecodedInstruction *zi, bool riprel)
+{
+	size_t start = b->off;
+
+	if (riprel) {
+		int32_t disp;
+		int64_t moved;
+		uint64_t here = b->cache + b->off + zi->length;
+
+		memcpy(&disp, bytes + zi->raw.disp.offset, 4);
+		moved = (int64_t) disp + (int64_t) (ip + zi->length - here);
+		if (moved < INT32_MIN || moved > INT32_MAX)
+			return false;
+		cc_emit(b, bytes, zi->length);
+		if (!b->overflow)
+			cc_put32(b->code + start + zi->raw.disp.offset,
+				 (uint32_t) (int32_t) moved);
+		return true;
+	}
+	cc_emit(b, bytes, zi->length);
+	return true;
+}
+
+static int cc_finish(struct cc_build *b, struct cc_block *blk)
+{
+	if (b->overflow)
+		return -pse_range;
+	blk->size = (uint32_t) b->off;
+	blk->pos = malloc(b->npos * sizeof(*blk->pos));
+	blk->insns = malloc(b->ninsns * sizeof(*blk->insns));
+	blk->edges = malloc((b->nedges ? b->nedges : 1) *
+			    sizeof(*blk->edges));
+	if (!blk->pos || !blk->insns || !blk->edges) {
+		cc_block_fini(blk);
+		return -pse_nomem;
+	}
+	memcpy(blk->pos, b->pos, b->npos * sizeof(*blk->pos));
+	memcpy(blk->insns, b->insns, b->ninsns * sizeof(*blk->insns));
+	memcpy(blk->edges, b->edges, b->nedges * sizeof(*blk->edges));
+	blk->npos = b->npos;
+	blk->ninsns = b->ninsns;
+	blk->nedges = b->nedges;
+	return 0;
+}
+
+int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
+	     uint64_t start, uint64_t cache, uint8_t *code, size_t room)
+{
+	struct cc_build *b = calloc(1, sizeof(*b));
+	ZydisDecoder zydis;
+	uint64_t ip = start, prev = 0;
+	unsigned steps = 0;
+	int err;
+
+	if (!b)
+		return -pse_nomem;
+	memset(blk, 0, sizeof(*blk));
+	blk->start = start;
+	blk->cache = cache;
+	b->code = code;
+	b->room = room < cc_block_max_bytes ? room : cc_block_max_bytes;
+	b->cache = cache;
+	ZydisDecoderInit(&zydis, ZYDIS_MACHINE_MODE_LONG_64,
+			 ZYDIS_STACK_WIDTH_64);
+
+	for (;; steps++) {
+		ZydisDecodedInstruction zi;
+		ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+		struct emu_insn insn;
+		uint8_t bytes[16];
+		bool riprel;
+		long n;
+
+		if (steps >= cc_block_max_insns ||
+		    b->nedges >= cc_block_max_edges ||
+		    !env->may_copy(env->ctx, ip)) {
+			cc_end_exit_at(b, blk, ip, prev, true);
+			break;
+		}
+		n = env->read(env->ctx, ip, bytes, sizeof(bytes));
+		if (n <= 0 ||
+		    !ZYAN_SUCCESS(ZydisDecoderDecodeFull(&zydis, bytes,
+				(size_t) n, &zi, ops)) ||
+		    emu_insn_decode(env->decoder, ip, bytes, (size_t) n,
+				    &insn) < 0) {
+			cc_end_exit_at(b, blk, ip, prev, false);
+			break;
+		}
+		if (insn.iclass == emu_ic_jmp && insn.emulable) {
+			struct emu_edge e = { ip, insn.target, insn.len,
+					      false };
+
+			b->edges[b->nedges++] = e;
+			prev = ip;
+			ip = insn.target;
+			continue;
+		}
+		if (insn.iclass == emu_ic_call && insn.emulable) {
+			struct emu_edge e = { ip, insn.target, insn.len,
+					      true };
+
+			cc_emit_push(b, ip + insn.len, b->nedges);
+			b->edges[b->nedges++] = e;
+			prev = ip;
+			ip = insn.target;
+			continue;
+		}
+		if (insn.iclass == emu_ic_cond && insn.emulable) {
+			cc_end_with_cond(b, blk, &insn, prev);
+			blk->ncopied++;
+			break;
+		}
+		if ((insn.iclass == emu_ic_ret ||
+		     insn.iclass == emu_ic_jmp_ind ||
+		     insn.iclass == emu_ic_call_ind) && insn.emulable &&
+		    cc_end_with_lookup(b, blk, &insn, prev, &zi, bytes)) {
+			blk->ncopied++;
+			break;
+		}
+		if (insn.iclass != emu_ic_other || !insn.emulable ||
+		    !cc_copyable(&zi, ops, &riprel)) {
+			cc_end_exit_at(b, blk, ip, prev, false);
+			break;
+		}
+		{
+			uint16_t at = b->ninsns;
+			size_t off = b->off;
+
+			cc_pos_add(b, cc_pos_orig, 0, 0, at);
+			if (!cc_emit_copy(b, ip, bytes, &zi, riprel)) {
+				b->npos--;
+				b->off = off;
+				cc_end_exit_at(b, blk, ip, prev, false);
+				break;
+			}
+			cc_insn_add(b, ip, prev);
+			blk->ncopied++;
+		}
+		prev = ip;
+		ip += insn.len;
+	}
+	if (blk->end == cc_end_exit && blk->ncopied == 0) {
+		free(b);
+		return -pse_unsupported;
+	}
+	cc_emit_stubs(b, blk);
+	err = cc_finish(b, blk);
+	free(b);
+	return err;
+}
+
+void cc_block_fini(struct cc_block *blk)
+{
+	free(blk->pos);
+	free(blk->insns);
+	free(blk->edges);
+	blk->pos = NULL;
+	blk->insns = NULL;
+	blk->edges = NULL;
+}
+
+const struct cc_pos *cc_block_pos(const struct cc_block *blk, uint32_t off)
+{
+	size_t lo = 0, hi = blk->npos;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (blk->pos[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < blk->npos && blk->pos[lo].off == off ? &blk->pos[lo]
+		: NULL;
+}
+
+void cc_stub_abs_jmp(uint8_t stub[cc_stub_size], uint64_t target)
+{
+	static const uint8_t jmp[6] = { 0xff, 0x25, 0, 0, 0, 0 };
+
+	memset(stub, 0xcc, cc_stub_size);
+	memcpy(stub, jmp, sizeof(jmp));
+	memcpy(stub + 6, &target, 8);
+}

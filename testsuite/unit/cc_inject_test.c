@@ -1,0 +1,119 @@
+/* Syscalls injected into a stopped child: the result comes back, the
+   registers and the code under the borrowed IP are as they were, and
+   mappings made this way are there, named, and go again.  */
+#include "nat/emu/cc_inject.h"
+#include "nat/mem.h"
+#include "testsuite/emu/emu_test_main.h"
+
+#include <criterion/criterion.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A child stopped by its own SIGSTOP, traced.  */
+static pid_t child_stopped(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		for (;;)
+			pause();
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFSTOPPED(status));
+	return pid;
+}
+
+static void child_kill(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+}
+
+static int maps_count(pid_t pid, const char *what)
+{
+	char path[64], line[512];
+	int n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	while (fgets(line, sizeof(line), f))
+		n += strstr(line, what) != NULL;
+	fclose(f);
+	return n;
+}
+
+Test(cc_inject, getpid_leaves_registers_and_code)
+{
+	pid_t pid = child_stopped();
+	struct user_regs_struct before, after;
+	struct nat_mem mem;
+	uint64_t args[6] = { 0 };
+	uint8_t code_before[2], code_after[2];
+	int64_t ret = 0;
+
+	nat_mem_init(&mem, pid);
+	cr_assert_eq(ptrace(PTRACE_GETREGS, pid, 0, &before), 0);
+	cr_assert_eq(nat_mem_read(&mem, before.rip, code_before, 2), 2);
+	cr_assert_eq(cc_inject_syscall(pid, &mem, 0, SYS_getpid, args, &ret),
+		     0);
+	cr_expect_eq(ret, pid);
+	cr_assert_eq(ptrace(PTRACE_GETREGS, pid, 0, &after), 0);
+	cr_expect_eq(memcmp(&before, &after, sizeof(before)), 0);
+	cr_assert_eq(nat_mem_read(&mem, before.rip, code_after, 2), 2);
+	cr_expect_eq(memcmp(code_before, code_after, 2), 0);
+	nat_mem_fini(&mem);
+	child_kill(pid);
+}
+
+Test(cc_inject, named_mapping_near_code_and_gone)
+{
+	pid_t pid = child_stopped();
+	struct user_regs_struct regs;
+	struct nat_mem mem;
+	uint64_t addr = 0, d;
+
+	nat_mem_init(&mem, pid);
+	cr_assert_eq(ptrace(PTRACE_GETREGS, pid, 0, &regs), 0);
+	cr_assert_eq(cc_inject_mmap(pid, &mem, 0, regs.rip, true, 1 << 20,
+				    PROT_READ | PROT_EXEC, "ptstub test map",
+				    &addr), 0);
+	d = addr > regs.rip ? addr - regs.rip : regs.rip - addr;
+	cr_expect_lt(d, 1ull << 30, "mapped %#llx, far from %#llx",
+		     (unsigned long long) addr, regs.rip);
+	cr_expect_eq(maps_count(pid, "ptstub test map"), 1);
+	cr_assert_eq(cc_inject_munmap(pid, &mem, 0, addr, 1 << 20), 0);
+	cr_expect_eq(maps_count(pid, "ptstub test map"), 0);
+	nat_mem_fini(&mem);
+	child_kill(pid);
+}
+
+/* A free range: inside the limit, overlapping nothing mapped.  */
+Test(cc_inject, free_range_is_free)
+{
+	uint64_t here = (uint64_t) (uintptr_t) &child_stopped;
+	uint64_t at = cc_free_range(getpid(), here, 1 << 22, 1ull << 30);
+	void *p;
+
+	cr_assert_neq(at, 0);
+	cr_expect_lt(at > here ? at - here : here - at, 1ull << 30);
+	p = mmap((void *) at, 1 << 22, PROT_READ,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	cr_expect_eq(p, (void *) at, "the range is in use");
+	if (p != MAP_FAILED)
+		munmap(p, 1 << 22);
+}
