@@ -26,6 +26,7 @@ int nat_target_init(struct nat_target *target)
 	sigset_t mask;
 
 	memset(target, 0, sizeof(*target));
+	target->tty_old_pgrp = -1;
 	target->start.startup_with_shell = 1;
 	target->start.disable_randomization = 1;
 
@@ -45,6 +46,25 @@ void nat_target_fini(struct nat_target *target)
 		nat_kill(target, target->procs->pid);
 	if (target->sigchld_fd >= 0)
 		close(target->sigchld_fd);
+	if (target->tty_old_pgrp > 0)
+		tcsetpgrp(2, target->tty_old_pgrp);
+}
+
+/* Make PID's group the foreground of ptstub's terminal (stderr), as
+   gdbserver does after fork: the program may then read and set the
+   terminal without SIGTTIN/SIGTTOU stops.  ptstub ignores those two
+   itself from now on, being in the background.  */
+static void nat_give_terminal(struct nat_target *target, pid_t pid)
+{
+	pid_t old;
+
+	if (target->start.keep_stdio_free || !isatty(2))
+		return;
+	signal(SIGTTOU, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+	old = tcgetpgrp(2);
+	if (old > 0 && tcsetpgrp(2, pid) == 0 && target->tty_old_pgrp < 0)
+		target->tty_old_pgrp = old;
 }
 
 /* Options for every traced thread; EXITKILL only for processes ptstub
@@ -53,7 +73,7 @@ static long nat_ptrace_options(int started)
 {
 	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
 		    PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE |
-		    PTRACE_O_TRACEEXEC;
+		    PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD;
 
 	return started ? opts | PTRACE_O_EXITKILL : opts;
 }
@@ -111,6 +131,12 @@ static void nat_child_exec(const struct nat_start_opts *opts,
 	int err;
 
 	setpgid(0, 0);
+	/* The program starts with default dispositions, whatever ptstub
+	   ignores (SIGPIPE; SIGTTOU and SIGTTIN once it gave the terminal
+	   away).  */
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGTTOU, SIG_DFL);
+	signal(SIGTTIN, SIG_DFL);
 	if (opts->keep_stdio_free) {
 		int null = open("/dev/null", O_RDONLY);
 
@@ -232,6 +258,7 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 	}
 	thread->stop_known = 1;
 	thread->last_sig = SIGTRAP;
+	nat_give_terminal(target, pid);
 	nat_debug(target, "created process %d", (int) pid);
 	*pidp = pid;
 	return 0;

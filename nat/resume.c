@@ -19,7 +19,7 @@ int nat_thread_resume(struct nat_thread *thread, enum nat_resume_kind kind,
 	int err;
 
 	err = nat_thread_flush_regs(thread);
-	if (err < 0)
+	if (err < 0 && errno != ESRCH)
 		return err;
 	if (!sig) {
 		sig = thread->deliver_sig;
@@ -34,8 +34,14 @@ int nat_thread_resume(struct nat_thread *thread, enum nat_resume_kind kind,
 		if (err < 0)
 			return err;
 		request = how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT;
+	} else if (request == PTRACE_CONT &&
+		   thread->proc->catch_syscalls.enabled) {
+		request = PTRACE_SYSCALL;
 	}
-	if (ptrace(request, thread->tid, 0, sig) < 0)
+	/* ESRCH: killed while stopped (SIGKILL from outside).  It is
+	   "running" towards its exit status, which the next wait reports,
+	   as gdbserver does: the client hears X09, not an error.  */
+	if (ptrace(request, thread->tid, 0, sig) < 0 && errno != ESRCH)
 		return -pse_nothread;
 	thread->state = nat_thread_running;
 	thread->stepping = kind == nat_resume_step;

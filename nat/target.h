@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "nat/catch_syscall.h"
 #include "nat/debugregs.h"
 #include "nat/int3_table.h"
 #include "nat/mem.h"
@@ -27,6 +28,8 @@ enum nat_stop_reason {
 	nat_stop_rwatch,
 	nat_stop_awatch,
 	nat_stop_step,      /* a single-step completed */
+	nat_stop_syscall_entry,   /* a caught syscall; data_addr its number */
+	nat_stop_syscall_return,
 };
 
 enum nat_event_kind {
@@ -120,6 +123,8 @@ struct nat_process {
 	   vfork child borrows its parent's: they share the memory).  */
 	struct emu *emu;
 	int emu_borrowed;
+	/* QCatchSyscalls: its threads run under PTRACE_SYSCALL.  */
+	struct nat_catch_syscall catch_syscalls;
 	struct nat_process *next;
 };
 
@@ -159,6 +164,10 @@ struct nat_target {
 	struct { pid_t tid; int status; } orphans[64];
 	unsigned norphans;
 	FILE *debug;          /* --debug log, or NULL */
+	/* The terminal's foreground group before ptstub gave it to the
+	   first program it started (as gdbserver does), restored at
+	   nat_target_fini; -1 when ptstub did not change it.  */
+	pid_t tty_old_pgrp;
 };
 
 

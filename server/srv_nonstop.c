@@ -54,7 +54,8 @@ int srv_nonstop_report(struct srv *srv)
 	int err;
 
 	while (nat_poll_event(srv->target, &ev) == 1) {
-		if (ev.kind == nat_ev_no_resumed || srv_condition_false(srv, &ev))
+		if (ev.kind == nat_ev_no_resumed || srv_condition_false(srv, &ev) ||
+		    srv_range_step_on(srv, &ev))
 			continue;
 		err = srv_nonstop_push(srv, &ev, 1);
 		if (err < 0)

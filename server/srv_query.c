@@ -15,7 +15,7 @@ static const char srv_features[] =
 	";qXfer:threads:read+;qXfer:exec-file:read+;qXfer:osdata:read+"
 	";Qbtrace:bts+;Qbtrace-conf:bts:size+;Qbtrace:pt+"
 	";Qbtrace-conf:pt:size+;Qbtrace:off+;qXfer:btrace:read+"
-	";qXfer:btrace-conf:read+;ConditionalBreakpoints+;QNonStop+";
+	";qXfer:btrace-conf:read+;ConditionalBreakpoints+;QNonStop+;QCatchSyscalls+";
 
 static int srv_supported(struct srv *srv, const char *pkt, size_t len)
 {

@@ -40,7 +40,7 @@ Test(dispatch, routes_by_longest_prefix)
 	snprintf(want, sizeof(want), "m%x", (unsigned) pid);
 	cr_assert_str_eq(srv_fx_req("qfThreadInfo"), want);
 	cr_assert_str_eq(srv_fx_req("qsThreadInfo"), "l");
-	cr_assert_str_eq(srv_fx_req("vCont?"), "vCont;c;C;s;S;t");
+	cr_assert_str_eq(srv_fx_req("vCont?"), "vCont;c;C;s;S;t;r");
 }
 
 /* Truncated and malformed packets of every family: an error or the
