@@ -265,7 +265,7 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 }
 
 /* Attach to thread TID and collect its SIGSTOP; a different stop is
-   kept to be delivered when it runs.  */
+   kept pending, to be reported.  */
 static int nat_attach_thread(struct nat_process *proc, pid_t tid)
 {
 	struct nat_thread *thread;
@@ -276,15 +276,20 @@ static int nat_attach_thread(struct nat_process *proc, pid_t tid)
 	thread = nat_add_thread(proc, tid);
 	if (!thread)
 		return -pse_nomem;
-	for (;;) {
-		if (nat_waitpid(tid, &ws, 0) < 0)
-			return -pse_noproc;
-		if (!WIFSTOPPED(ws))
-			return -pse_noproc;
-		if (WSTOPSIG(ws) == SIGSTOP)
-			break;
-		thread->deliver_sig = WSTOPSIG(ws);
-		ptrace(PTRACE_CONT, tid, 0, 0);
+	/* A thread that exits as we attach is no thread of ours.  */
+	if (nat_waitpid(tid, &ws, 0) < 0 || !WIFSTOPPED(ws)) {
+		if (tid != proc->pid)
+			nat_remove_thread(proc, thread);
+		return -pse_noproc;
+	}
+	/* A signal that arrived as we attached is the client's news, as
+	   with gdbserver: the thread stays in that stop (its siginfo says
+	   so), and our SIGSTOP, still queued, is swallowed later.  */
+	if (WSTOPSIG(ws) != SIGSTOP) {
+		thread->has_pending = 1;
+		thread->pending_status = ws;
+		thread->pending_reason = nat_stop_none;
+		thread->stop_expected = 1;
 	}
 	ptrace(PTRACE_SETOPTIONS, tid, 0, nat_ptrace_options(0));
 	return 0;

@@ -334,3 +334,28 @@ Test(srv_process, bare_name_in_cwd_runs_by_absolute_path)
 	cr_assert_str_eq(cmdline, abs);
 	cr_assert_str_eq(fx.srv.last_argv[0], abs);
 }
+
+/* GDB's detach-step-over: a second process attached, then "Hgp0.0"
+   (any thread) and qC: the selected thread stays the second process's,
+   as with gdbserver, not the first process's.  */
+Test(srv_process, hg_any_after_second_vattach_keeps_the_attached_thread)
+{
+	pid_t first, second = spawn_loop();
+	char want[64];
+	const char *r;
+
+	srv_fx_supported("multiprocess+");
+	cr_assert_str_eq(srv_fx_req("!"), "OK");
+	first = srv_fx_start("loop", NULL);
+	srv_fx_stray(first);
+	r = srv_fx_reqf("vAttach;%x", (unsigned) second);
+	cr_assert(!strncmp(r, "T05", 3), "vAttach gave %s", r);
+	cr_assert_str_eq(srv_fx_req("Hgp0.0"), "OK");
+	snprintf(want, sizeof(want), "QCp%x.%x", (unsigned) second,
+		 (unsigned) second);
+	cr_assert_str_eq(srv_fx_req("qC"), want);
+	cr_assert_str_eq(srv_fx_reqf("Hgp%x.0", (unsigned) first), "OK");
+	snprintf(want, sizeof(want), "QCp%x.%x", (unsigned) first,
+		 (unsigned) first);
+	cr_assert_str_eq(srv_fx_req("qC"), want);
+}
