@@ -259,6 +259,7 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 	thread->stop_known = 1;
 	thread->last_sig = SIGTRAP;
 	nat_give_terminal(target, pid);
+	target->interrupt_pid = pid;
 	nat_debug(target, "created process %d", (int) pid);
 	*pidp = pid;
 	return 0;
@@ -339,6 +340,7 @@ int nat_attach(struct nat_target *target, pid_t pid)
 
 	/* The first stop the client hears of is the leader's.  */
 	proc->threads->stop_known = 1;
+	target->interrupt_pid = pid;
 	nat_debug(target, "attached to process %d", (int) pid);
 	return 0;
 }
@@ -407,8 +409,11 @@ int nat_kill(struct nat_target *target, pid_t pid)
 
 int nat_interrupt(struct nat_target *target)
 {
-	struct nat_process *proc = target->procs;
+	struct nat_process *proc = nat_find_process(target,
+						    target->interrupt_pid);
 
+	if (!proc)
+		proc = target->procs;
 	if (!proc)
 		return -pse_noproc;
 	/* As gdbserver: the whole process group of a program we started.  */

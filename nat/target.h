@@ -168,6 +168,9 @@ struct nat_target {
 	   first program it started (as gdbserver does), restored at
 	   nat_target_fini; -1 when ptstub did not change it.  */
 	pid_t tty_old_pgrp;
+	/* The process last started or attached: a Ctrl-C is its, as
+	   gdbserver's signal_pid (the first process when it is gone).  */
+	pid_t interrupt_pid;
 };
 
 
