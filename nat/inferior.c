@@ -299,7 +299,7 @@ static int nat_attach_thread(struct nat_process *proc, pid_t tid)
 int nat_attach(struct nat_target *target, pid_t pid)
 {
 	struct nat_process *proc;
-	int err, added;
+	int err, added, clean = 0;
 	char path[64];
 
 	if (nat_find_process(target, pid))
@@ -318,7 +318,10 @@ int nat_attach(struct nat_target *target, pid_t pid)
 		return err;
 	}
 
-	/* Threads may be created while we attach: rescan until stable.  */
+	/* Threads may be created while we attach: rescan until stable.
+	   Two clean passes, as gdbserver: a readdir of /proc/PID/task can
+	   skip an entry while other threads exit, and a thread missed is a
+	   thread that dies of the first int3 it meets.  */
 	snprintf(path, sizeof(path), "/proc/%d/task", (int) pid);
 	do {
 		DIR *dir = opendir(path);
@@ -336,7 +339,8 @@ int nat_attach(struct nat_target *target, pid_t pid)
 				added = 1;
 		}
 		closedir(dir);
-	} while (added);
+		clean = added ? 0 : clean + 1;
+	} while (clean < 2);
 
 	/* The first stop the client hears of is the leader's.  */
 	proc->threads->stop_known = 1;
