@@ -335,8 +335,12 @@ int nat_attach(struct nat_target *target, pid_t pid)
 
 			if (tid <= 0 || nat_find_thread(target, pid, tid))
 				continue;
-			if (nat_attach_thread(proc, tid) == 0)
+			err = nat_attach_thread(proc, tid);
+			if (err == 0)
 				added = 1;
+			else
+				nat_debug(target, "thread %d: not attached (%s)",
+					  (int) tid, ps_errstr(err));
 		}
 		closedir(dir);
 		clean = added ? 0 : clean + 1;
@@ -382,7 +386,9 @@ int nat_detach(struct nat_target *target, pid_t pid)
 		/* Our SIGSTOP still queued would leave it stopped.  */
 		if (t->stop_expected)
 			syscall(SYS_tgkill, pid, t->tid, SIGCONT);
-		ptrace(PTRACE_DETACH, t->tid, 0, sig);
+		if (ptrace(PTRACE_DETACH, t->tid, 0, sig) < 0)
+			nat_debug(target, "thread %d: detach failed (%s)",
+				  (int) t->tid, strerror(errno));
 	}
 	nat_debug(target, "detached from process %d", (int) pid);
 	nat_remove_process(target, proc);

@@ -41,6 +41,7 @@ enum nat_event_kind {
 	nat_ev_vfork_done,
 	nat_ev_execd,       /* path is the new image */
 	nat_ev_no_resumed,  /* nothing left running to wait for */
+	nat_ev_thread_exited, /* tid exited (QThreadEvents); status its code */
 };
 
 struct nat_event {
@@ -152,6 +153,9 @@ struct nat_target {
 
 	/* Which events the client asked to see (qSupported).  */
 	int report_fork, report_vfork, report_exec;
+	/* QThreadEvents:1: a thread's exit is an event (GDB stopping every
+	   thread of a non-stop target must hear of those that are gone).  */
+	int report_thread_exit;
 
 	/* Host signals to deliver without a stop (QPassSignals).  */
 	uint8_t pass_signals[65];

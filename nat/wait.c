@@ -302,6 +302,10 @@ static int nat_handle_status(struct nat_target *target,
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		if (thread->tid != proc->pid) {
+			if (target->report_thread_exit && thread->resumed) {
+				nat_set_pending(thread, status, nat_stop_none);
+				return nat_reportable;
+			}
 			nat_remove_thread(proc, thread);
 			return nat_gone;
 		}
@@ -547,6 +551,14 @@ static void nat_fill_event(struct nat_target *target,
 	ev->tid = thread->tid;
 	thread->has_pending = 0;
 
+	if ((WIFEXITED(status) || WIFSIGNALED(status)) &&
+	    thread->tid != proc->pid) {
+		/* A thread's own exit: the event outlives the thread.  */
+		ev->kind = nat_ev_thread_exited;
+		ev->status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+		nat_remove_thread(proc, thread);
+		return;
+	}
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		ev->kind = WIFEXITED(status) ? nat_ev_exited : nat_ev_signalled;
 		ev->status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;

@@ -207,6 +207,7 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	srv->target->report_fork = 0;
 	srv->target->report_vfork = 0;
 	srv->target->report_exec = 0;
+	srv->target->report_thread_exit = 0;
 	memset(srv->target->pass_signals, 0,
 	       sizeof(srv->target->pass_signals));
 	hostio_fini(&srv->hostio);

@@ -26,7 +26,10 @@ static int srv_notif_still_there(const struct srv_notif *n, void *ctx)
 static int srv_nonstop_push(struct srv *srv, const struct nat_event *ev,
 			    int notify)
 {
-	int exit = ev->kind == nat_ev_exited || ev->kind == nat_ev_signalled;
+	/* A thread's exit is news of a thread already gone: kept like a
+	   process's.  */
+	int exit = ev->kind == nat_ev_exited || ev->kind == nat_ev_signalled ||
+		   ev->kind == nat_ev_thread_exited;
 	int err;
 
 	ps_buf_reset(&srv->reply);

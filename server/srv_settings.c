@@ -199,6 +199,14 @@ int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
 #define ARG(name) (pkt + strlen(name))
 	if (srv_prefix(pkt, len, "QPassSignals:"))
 		return srv_pass_signals(srv, ARG("QPassSignals:"), end);
+	if (srv_prefix(pkt, len, "QThreadEvents:")) {
+		int on;
+		int err = srv_flag(srv, ARG("QThreadEvents:"), end, &on);
+
+		if (err == srv_reply)
+			srv->target->report_thread_exit = on;
+		return err;
+	}
 	if (srv_prefix(pkt, len, "QCatchSyscalls:"))
 		return srv_catch_syscalls(srv, ARG("QCatchSyscalls:"), end);
 	if (srv_prefix(pkt, len, "QProgramSignals:"))

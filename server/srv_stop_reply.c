@@ -75,6 +75,12 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *ev)
 	case nat_ev_no_resumed:
 		ps_buf_puts(r, "N");
 		return 0;
+	case nat_ev_thread_exited:
+		/* "wSTATUS;PTID", as gdbserver: no registers, the thread is
+		   gone.  */
+		ps_buf_printf(r, "w%x;", (unsigned) ev->status);
+		srv_put_ptid(srv, ev->pid, ev->tid);
+		return 0;
 	case nat_ev_forked:
 	case nat_ev_vforked:
 		ps_buf_printf(r, "T05%s:",

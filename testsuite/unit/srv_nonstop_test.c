@@ -300,25 +300,3 @@ Test(srv_nonstop, question_leaves_reported_threads_stopped)
 	r = ns_next_notification();
 	cr_assert(!strncmp(r, "W4;process:", 11), "%s", r);
 }
-
-/* Four threads that hit a breakpoint whose condition is false, again
-   and again (GDB's detach-step-over with target-side conditions): the stub
-   still answers the client's packets, it does not spin on the events
-   nobody sees.  */
-Test(srv_nonstop, false_condition_hits_do_not_starve_the_client)
-{
-	uint64_t marker = srv_fx_sym("marker");
-	static const char pkt[] = "$qAttached#8f";
-
-	srv_fx_start("marker_loop", NULL);
-	ns_on();
-	cr_assert_str_eq(srv_fx_reqf("Z0,%llx,1;X3,220027",
-				     (unsigned long long) marker), "OK");
-	ns_resume("vCont;c");
-	cr_assert_eq(write(fx.fds[1], pkt, sizeof(pkt) - 1),
-		     (ssize_t) sizeof(pkt) - 1);
-	/* Returns (the suite's timeout fails it otherwise) with the
-	   packet still there for the serve loop.  */
-	cr_assert_eq(srv_nonstop_report(&fx.srv), 0);
-	cr_assert(!srv_fx_pending(), "a notification for a false condition");
-}

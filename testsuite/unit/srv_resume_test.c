@@ -283,3 +283,39 @@ Test(srv_resume, range_step_stops_at_a_breakpoint_inside)
 	cr_assert(!strncmp(r, "T05", 3), "%s", r);
 	cr_assert_eq(srv_fx_stop_reg(r, "10"), marker + 4, "%s", r);
 }
+
+/* QThreadEvents:1: each of the three threads' exits is a "w" reply
+   naming it, before the process's W; without it, only the W.  */
+Test(srv_resume, thread_events_report_thread_exits)
+{
+	char want[64];
+	const char *r;
+	pid_t pid;
+	int exits = 0;
+
+	srv_fx_supported("multiprocess+");
+	pid = srv_fx_start("threads", NULL);
+	cr_assert_str_eq(srv_fx_req("QThreadEvents:1"), "OK");
+	cr_assert(srv_fx_is_error(srv_fx_req("QThreadEvents:2")));
+	snprintf(want, sizeof(want), "w0;p%x.", (unsigned) pid);
+	for (r = srv_fx_req("vCont;c"); r[0] == 'w'; r = srv_fx_req("vCont;c")) {
+		cr_assert(!strncmp(r, want, strlen(want)), "%s", r);
+		cr_assert_neq(strtoul(r + strlen(want), NULL, 16),
+			      (unsigned long) pid, "%s", r);
+		exits++;
+	}
+	cr_assert_eq(exits, 3, "%d thread exits, then %s", exits, r);
+	snprintf(want, sizeof(want), "W3;process:%x", (unsigned) pid);
+	cr_assert_str_eq(r, want);
+}
+
+Test(srv_resume, no_thread_events_by_default)
+{
+	char want[64];
+	pid_t pid;
+
+	srv_fx_supported("multiprocess+");
+	pid = srv_fx_start("threads", NULL);
+	snprintf(want, sizeof(want), "W3;process:%x", (unsigned) pid);
+	cr_assert_str_eq(srv_fx_req("vCont;c"), want);
+}

@@ -15,14 +15,6 @@ __attribute__((noinline)) void marker(void)
 	__atomic_fetch_add(&counter, 1, __ATOMIC_SEQ_CST);
 }
 
-static void *marker_forever(void *arg)
-{
-	(void) arg;
-	for (;;)
-		marker();
-	return NULL;
-}
-
 static void *thread_body(void *arg)
 {
 	(void) arg;
@@ -67,13 +59,6 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "exec")) {
 		execl(argv[0], argv[0], "exit", "3", (char *) NULL);
 		return 1;
-	}
-	if (!strcmp(mode, "marker_loop")) {
-		pthread_t t[3];
-
-		for (int i = 0; i < 3; i++)
-			pthread_create(&t[i], NULL, marker_forever, NULL);
-		marker_forever(NULL);
 	}
 	if (!strcmp(mode, "loop")) {
 		for (;;)
