@@ -296,10 +296,37 @@ static int nat_attach_thread(struct nat_process *proc, pid_t tid)
 	return 0;
 }
 
+/* How many threads the kernel counts in PID (exiting ones too), or -1.  */
+static int nat_task_count(pid_t pid)
+{
+	char path[64], line[256];
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int) pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static int nat_thread_count(const struct nat_process *proc)
+{
+	int n = 0;
+
+	for (const struct nat_thread *t = proc->threads; t; t = t->next)
+		n++;
+	return n;
+}
+
 int nat_attach(struct nat_target *target, pid_t pid)
 {
 	struct nat_process *proc;
-	int err, added, clean = 0;
+	int err, added, clean = 0, recheck = 0;
 	char path[64];
 
 	if (nat_find_process(target, pid))
@@ -344,6 +371,13 @@ int nat_attach(struct nat_target *target, pid_t pid)
 		}
 		closedir(dir);
 		clean = added ? 0 : clean + 1;
+		/* The kernel's count says whether the passes still missed
+		   one (a few more tries: an exiting thread counts too).  */
+		if (clean == 2 && recheck < 20 &&
+		    nat_task_count(pid) > nat_thread_count(proc)) {
+			recheck++;
+			clean = 1;
+		}
 	} while (clean < 2);
 
 	/* The first stop the client hears of is the leader's.  */
