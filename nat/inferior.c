@@ -417,6 +417,15 @@ int nat_detach(struct nat_target *target, pid_t pid)
 		    WSTOPSIG(t->pending_status) != SIGSTOP &&
 		    (t->pending_status >> 16) == 0)
 			sig = WSTOPSIG(t->pending_status);
+		/* The signal it stopped with, which the client saw and did
+		   not resume it with, is the program's again (a SIGALRM the
+		   program relies on must not be lost), as gdbserver does.  */
+		else if (!sig && t->last_sig > 0 && t->last_sig < 65 &&
+			 t->last_sig != SIGSTOP &&
+			 (target->program_signals_set ?
+			  target->program_signals[t->last_sig] :
+			  t->last_sig != SIGTRAP && t->last_sig != SIGINT))
+			sig = t->last_sig;
 		/* Our SIGSTOP still queued would leave it stopped.  */
 		if (t->stop_expected)
 			syscall(SYS_tgkill, pid, t->tid, SIGCONT);

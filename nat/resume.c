@@ -143,6 +143,7 @@ int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 				continue;
 			t->resume_kind = a->kind;
 			t->stepping = a->kind == nat_resume_step;
+			t->last_sig = 0;
 			if (a->sig)
 				t->deliver_sig = a->sig;
 			if (t->has_pending)

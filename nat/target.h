@@ -159,6 +159,11 @@ struct nat_target {
 
 	/* Host signals to deliver without a stop (QPassSignals).  */
 	uint8_t pass_signals[65];
+	/* Host signals the program may have (QProgramSignals): a signal
+	   the client was told of is delivered at detach if listed; without
+	   the packet, all but SIGTRAP and SIGINT, as gdbserver.  */
+	uint8_t program_signals[65];
+	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
 	int btrace_policy;    /* enum nat_btrace_policy */

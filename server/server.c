@@ -210,6 +210,7 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	srv->target->report_thread_exit = 0;
 	memset(srv->target->pass_signals, 0,
 	       sizeof(srv->target->pass_signals));
+	srv->target->program_signals_set = 0;
 	hostio_fini(&srv->hostio);
 	hostio_init(&srv->hostio);
 	srv->xfer_object[0] = '\0';

@@ -16,8 +16,10 @@ static int srv_ok(struct srv *srv)
 	return srv_reply;
 }
 
-/* "QPassSignals:e;10;..." in GDB's numbering.  */
-static int srv_pass_signals(struct srv *srv, const char *p, const char *end)
+/* "QPassSignals:e;10;..." (or QProgramSignals) in GDB's numbering,
+   into the host table TABLE.  */
+static int srv_pass_signals(struct srv *srv, const char *p, const char *end,
+			    uint8_t *table)
 {
 	uint8_t pass[sizeof(srv->target->pass_signals)] = { 0 };
 	const char *field;
@@ -41,7 +43,7 @@ static int srv_pass_signals(struct srv *srv, const char *p, const char *end)
 		    gdb_signal_from_host(host) == (int) gdb_sig)
 			pass[host] = 1;
 	}
-	memcpy(srv->target->pass_signals, pass, sizeof(pass));
+	memcpy(table, pass, sizeof(pass));
 	return srv_ok(srv);
 }
 
@@ -198,7 +200,8 @@ int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
 
 #define ARG(name) (pkt + strlen(name))
 	if (srv_prefix(pkt, len, "QPassSignals:"))
-		return srv_pass_signals(srv, ARG("QPassSignals:"), end);
+		return srv_pass_signals(srv, ARG("QPassSignals:"), end,
+					srv->target->pass_signals);
 	if (srv_prefix(pkt, len, "QThreadEvents:")) {
 		int on;
 		int err = srv_flag(srv, ARG("QThreadEvents:"), end, &on);
@@ -209,8 +212,14 @@ int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
 	}
 	if (srv_prefix(pkt, len, "QCatchSyscalls:"))
 		return srv_catch_syscalls(srv, ARG("QCatchSyscalls:"), end);
-	if (srv_prefix(pkt, len, "QProgramSignals:"))
-		return srv_ok(srv);
+	if (srv_prefix(pkt, len, "QProgramSignals:")) {
+		int res = srv_pass_signals(srv, ARG("QProgramSignals:"), end,
+					   srv->target->program_signals);
+
+		if (res == srv_reply)
+			srv->target->program_signals_set = 1;
+		return res;
+	}
 	if (srv_prefix(pkt, len, "QDisableRandomization:"))
 		return srv_flag(srv, ARG("QDisableRandomization:"), end,
 				&start->disable_randomization);

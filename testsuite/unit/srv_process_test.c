@@ -359,3 +359,34 @@ Test(srv_process, hg_any_after_second_vattach_keeps_the_attached_thread)
 		 (unsigned) first);
 	cr_assert_str_eq(srv_fx_req("qC"), want);
 }
+
+/* A signal the client was told of and did not resume with goes back to
+   the program at detach (gdbserver's rule; attach-into-signal.exp's
+   program aborts if its SIGALRM is lost): here SIGUSR1, which kills.
+   Left out of QProgramSignals, it is dropped and the program runs on.  */
+Test(srv_process, detach_gives_back_the_signal_the_client_saw)
+{
+	pid_t pid = srv_fx_start("loop", NULL);
+	int status;
+
+	srv_fx_stray(pid);
+	kill(pid, SIGUSR1);
+	cr_assert(!strncmp(srv_fx_req("vCont;c"), "T1e", 3));
+	cr_assert_str_eq(srv_fx_req("D"), "OK");
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1,
+		  "status %#x", status);
+}
+
+Test(srv_process, detach_drops_a_signal_not_for_the_program)
+{
+	pid_t pid = srv_fx_start("loop", NULL);
+
+	srv_fx_stray(pid);
+	cr_assert_str_eq(srv_fx_req("QProgramSignals:e"), "OK");
+	kill(pid, SIGUSR1);
+	cr_assert(!strncmp(srv_fx_req("vCont;c"), "T1e", 3));
+	cr_assert_str_eq(srv_fx_req("D"), "OK");
+	usleep(100000);
+	cr_assert(srv_fx_alive(pid));
+}
