@@ -39,12 +39,14 @@ static int srv_set_thread(struct srv *srv, const char *pkt, size_t len)
 	if (pkt[1] == 'g') {
 		/* As gdbserver: "any" keeps the selected thread while it
 		   lives, and whatever is chosen is pinned to one thread, so a
-		   vAttach to another process later does not move it.  */
-		struct nat_thread *t = ptid.pid <= 0 && ptid.tid <= 0 ?
+		   vAttach to another process later does not move it.  "All"
+		   stays all (Qbtrace then wants a single thread).  */
+		int any = ptid.pid == 0 && ptid.tid <= 0;
+		int all = ptid.pid < 0 || (ptid.pid == 0 && ptid.tid < 0);
+		struct nat_thread *t = all ? NULL : any ?
 			srv_general_thread(srv) : srv_ptid_thread(srv, ptid);
 
-		if (!t && ptid.pid <= 0 && ptid.tid <= 0 &&
-		    nat_first_process(srv->target))
+		if (!t && any && nat_first_process(srv->target))
 			t = nat_first_process(srv->target)->threads;
 		if (t) {
 			srv->general.pid = t->proc->pid;
