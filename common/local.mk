@@ -5,7 +5,8 @@ common_libpscommon_a_SOURCES = \
 	common/ps_buf.c common/ps_buf.h \
 	common/ps_hex.c common/ps_hex.h \
 	common/gdb_signals.c common/gdb_signals.h \
-	common/trace.c common/trace.h
+	common/trace.c common/trace.h \
+	common/ps_crc32.c common/ps_crc32.h
 
 COMMON_TEST_LDADD = common/libpscommon.a $(CRITERION_LIBS)
 
@@ -33,3 +34,8 @@ check_PROGRAMS += testsuite/unit/trace_test
 TESTS += testsuite/unit/trace_test
 testsuite_unit_trace_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
 testsuite_unit_trace_test_LDADD = $(COMMON_TEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/ps_crc32_test
+TESTS += testsuite/unit/ps_crc32_test
+testsuite_unit_ps_crc32_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+testsuite_unit_ps_crc32_test_LDADD = $(COMMON_TEST_LDADD)

@@ -26,6 +26,7 @@ int nat_target_init(struct nat_target *target)
 	sigset_t mask;
 
 	memset(target, 0, sizeof(*target));
+	target->tty_old_pgrp = -1;
 	target->start.startup_with_shell = 1;
 	target->start.disable_randomization = 1;
 
@@ -45,6 +46,25 @@ void nat_target_fini(struct nat_target *target)
 		nat_kill(target, target->procs->pid);
 	if (target->sigchld_fd >= 0)
 		close(target->sigchld_fd);
+	if (target->tty_old_pgrp > 0)
+		tcsetpgrp(2, target->tty_old_pgrp);
+}
+
+/* Make PID's group the foreground of ptstub's terminal (stderr), as
+   gdbserver does after fork: the program may then read and set the
+   terminal without SIGTTIN/SIGTTOU stops.  ptstub ignores those two
+   itself from now on, being in the background.  */
+static void nat_give_terminal(struct nat_target *target, pid_t pid)
+{
+	pid_t old;
+
+	if (target->start.keep_stdio_free || !isatty(2))
+		return;
+	signal(SIGTTOU, SIG_IGN);
+	signal(SIGTTIN, SIG_IGN);
+	old = tcgetpgrp(2);
+	if (old > 0 && tcsetpgrp(2, pid) == 0 && target->tty_old_pgrp < 0)
+		target->tty_old_pgrp = old;
 }
 
 /* Options for every traced thread; EXITKILL only for processes ptstub
@@ -53,7 +73,7 @@ static long nat_ptrace_options(const struct nat_target *target, int started)
 {
 	long opts = PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
 		    PTRACE_O_TRACEVFORK | PTRACE_O_TRACEVFORKDONE |
-		    PTRACE_O_TRACEEXEC;
+		    PTRACE_O_TRACEEXEC | PTRACE_O_TRACESYSGOOD;
 
 	if (target->report_exit)
 		opts |= PTRACE_O_TRACEEXIT;
@@ -113,6 +133,12 @@ static void nat_child_exec(const struct nat_start_opts *opts,
 	int err;
 
 	setpgid(0, 0);
+	/* The program starts with default dispositions, whatever ptstub
+	   ignores (SIGPIPE; SIGTTOU and SIGTTIN once it gave the terminal
+	   away).  */
+	signal(SIGPIPE, SIG_DFL);
+	signal(SIGTTOU, SIG_DFL);
+	signal(SIGTTIN, SIG_DFL);
 	if (opts->keep_stdio_free) {
 		int null = open("/dev/null", O_RDONLY);
 
@@ -234,13 +260,15 @@ int nat_create_inferior(struct nat_target *target, char *const argv[],
 	}
 	thread->stop_known = 1;
 	thread->last_sig = SIGTRAP;
+	nat_give_terminal(target, pid);
+	target->interrupt_pid = pid;
 	nat_debug(target, "created process %d", (int) pid);
 	*pidp = pid;
 	return 0;
 }
 
 /* Attach to thread TID and collect its SIGSTOP; a different stop is
-   kept to be delivered when it runs.  */
+   kept pending, to be reported.  */
 static int nat_attach_thread(const struct nat_target *target,
 			     struct nat_process *proc, pid_t tid)
 {
@@ -252,24 +280,56 @@ static int nat_attach_thread(const struct nat_target *target,
 	thread = nat_add_thread(proc, tid);
 	if (!thread)
 		return -pse_nomem;
-	for (;;) {
-		if (nat_waitpid(tid, &ws, 0) < 0)
-			return -pse_noproc;
-		if (!WIFSTOPPED(ws))
-			return -pse_noproc;
-		if (WSTOPSIG(ws) == SIGSTOP)
-			break;
-		thread->deliver_sig = WSTOPSIG(ws);
-		ptrace(PTRACE_CONT, tid, 0, 0);
+	/* A thread that exits as we attach is no thread of ours.  */
+	if (nat_waitpid(tid, &ws, 0) < 0 || !WIFSTOPPED(ws)) {
+		if (tid != proc->pid)
+			nat_remove_thread(proc, thread);
+		return -pse_noproc;
+	}
+	/* A signal that arrived as we attached is the client's news, as
+	   with gdbserver: the thread stays in that stop (its siginfo says
+	   so), and our SIGSTOP, still queued, is swallowed later.  */
+	if (WSTOPSIG(ws) != SIGSTOP) {
+		thread->has_pending = 1;
+		thread->pending_status = ws;
+		thread->pending_reason = nat_stop_none;
+		thread->stop_expected = 1;
 	}
 	ptrace(PTRACE_SETOPTIONS, tid, 0, nat_ptrace_options(target, 0));
 	return 0;
 }
 
+/* How many threads the kernel counts in PID (exiting ones too), or -1.  */
+static int nat_task_count(pid_t pid)
+{
+	char path[64], line[256];
+	int n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int) pid);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Threads: %d", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
+
+static int nat_thread_count(const struct nat_process *proc)
+{
+	int n = 0;
+
+	for (const struct nat_thread *t = proc->threads; t; t = t->next)
+		n++;
+	return n;
+}
+
 int nat_attach(struct nat_target *target, pid_t pid)
 {
 	struct nat_process *proc;
-	int err, added;
+	int err, added, clean = 0, recheck = 0;
 	char path[64];
 
 	if (nat_find_process(target, pid))
@@ -288,7 +348,10 @@ int nat_attach(struct nat_target *target, pid_t pid)
 		return err;
 	}
 
-	/* Threads may be created while we attach: rescan until stable.  */
+	/* Threads may be created while we attach: rescan until stable.
+	   Two clean passes, as gdbserver: a readdir of /proc/PID/task can
+	   skip an entry while other threads exit, and a thread missed is a
+	   thread that dies of the first int3 it meets.  */
 	snprintf(path, sizeof(path), "/proc/%d/task", (int) pid);
 	do {
 		DIR *dir = opendir(path);
@@ -302,14 +365,27 @@ int nat_attach(struct nat_target *target, pid_t pid)
 
 			if (tid <= 0 || nat_find_thread(target, pid, tid))
 				continue;
-			if (nat_attach_thread(target, proc, tid) == 0)
+			err = nat_attach_thread(target, proc, tid);
+			if (err == 0)
 				added = 1;
+			else
+				nat_debug(target, "thread %d: not attached (%s)",
+					  (int) tid, ps_errstr(err));
 		}
 		closedir(dir);
-	} while (added);
+		clean = added ? 0 : clean + 1;
+		/* The kernel's count says whether the passes still missed
+		   one (a few more tries: an exiting thread counts too).  */
+		if (clean == 2 && recheck < 20 &&
+		    nat_task_count(pid) > nat_thread_count(proc)) {
+			recheck++;
+			clean = 1;
+		}
+	} while (clean < 2);
 
 	/* The first stop the client hears of is the leader's.  */
 	proc->threads->stop_known = 1;
+	target->interrupt_pid = pid;
 	nat_debug(target, "attached to process %d", (int) pid);
 	return 0;
 }
@@ -344,10 +420,21 @@ int nat_detach(struct nat_target *target, pid_t pid)
 		    WSTOPSIG(t->pending_status) != SIGSTOP &&
 		    (t->pending_status >> 16) == 0)
 			sig = WSTOPSIG(t->pending_status);
+		/* The signal it stopped with, which the client saw and did
+		   not resume it with, is the program's again (a SIGALRM the
+		   program relies on must not be lost), as gdbserver does.  */
+		else if (!sig && t->last_sig > 0 && t->last_sig < 65 &&
+			 t->last_sig != SIGSTOP &&
+			 (target->program_signals_set ?
+			  target->program_signals[t->last_sig] :
+			  t->last_sig != SIGTRAP && t->last_sig != SIGINT))
+			sig = t->last_sig;
 		/* Our SIGSTOP still queued would leave it stopped.  */
 		if (t->stop_expected)
 			syscall(SYS_tgkill, pid, t->tid, SIGCONT);
-		ptrace(PTRACE_DETACH, t->tid, 0, sig);
+		if (ptrace(PTRACE_DETACH, t->tid, 0, sig) < 0)
+			nat_debug(target, "thread %d: detach failed (%s)",
+				  (int) t->tid, strerror(errno));
 	}
 	nat_debug(target, "detached from process %d", (int) pid);
 	nat_remove_process(target, proc);
@@ -378,8 +465,11 @@ int nat_kill(struct nat_target *target, pid_t pid)
 
 int nat_interrupt(struct nat_target *target)
 {
-	struct nat_process *proc = target->procs;
+	struct nat_process *proc = nat_find_process(target,
+						    target->interrupt_pid);
 
+	if (!proc)
+		proc = target->procs;
 	if (!proc)
 		return -pse_noproc;
 	/* As gdbserver: the whole process group of a program we started.  */

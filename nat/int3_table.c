@@ -74,6 +74,17 @@ int int3_insert(struct int3_table *table, struct nat_mem *mem, uint64_t addr,
 	int err;
 
 	if (i < table->count && table->sites[i].addr == addr) {
+		uint8_t now;
+
+		/* The code under a site can be replaced behind our back (a
+		   library unloaded, another mapped at the same address): the
+		   int3 is gone, and the byte there is the new original.  */
+		if (nat_mem_read(mem, addr, &now, 1) == 1 && now != int3_byte) {
+			err = nat_mem_write(mem, addr, &int3_byte, 1);
+			if (err < 0)
+				return err;
+			table->sites[i].orig = now;
+		}
 		table->sites[i].owners |= owner;
 		return 0;
 	}

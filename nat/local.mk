@@ -6,7 +6,8 @@ nat_libpsnat_a_SOURCES = \
 	nat/wait_block.h nat/resume.c \
 	nat/thread_regs.c nat/btrace.c nat/btrace.h \
 	nat/debugregs.c nat/debugregs.h \
-	nat/maps.c nat/maps.h
+	nat/maps.c nat/maps.h \
+	nat/catch_syscall.c nat/catch_syscall.h
 
 # Memory and the int3 table, which the trace emulator uses too: a library
 # of their own, linked after both (libtool drops a library listed twice).
@@ -78,3 +79,8 @@ check_PROGRAMS += testsuite/unit/btrace_test
 TESTS += testsuite/unit/btrace_test
 testsuite_unit_btrace_test_CFLAGS = $(NAT_PROC_TEST_CFLAGS)
 testsuite_unit_btrace_test_LDADD = $(NAT_PROC_TEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/catch_syscall_test
+TESTS += testsuite/unit/catch_syscall_test
+testsuite_unit_catch_syscall_test_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS)
+testsuite_unit_catch_syscall_test_LDADD = $(NAT_TEST_LDADD)

@@ -65,7 +65,7 @@ static int nat_thread_resume_once(struct nat_thread *thread,
 	int err;
 
 	err = nat_thread_flush_regs(thread);
-	if (err < 0)
+	if (err < 0 && errno != ESRCH)
 		return err;
 	if (!sig) {
 		sig = thread->deliver_sig;
@@ -80,8 +80,14 @@ static int nat_thread_resume_once(struct nat_thread *thread,
 		if (err < 0)
 			return err;
 		request = how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT;
+	} else if (request == PTRACE_CONT &&
+		   thread->proc->catch_syscalls.enabled) {
+		request = PTRACE_SYSCALL;
 	}
-	if (ptrace(request, thread->tid, 0, sig) < 0)
+	/* ESRCH: killed while stopped (SIGKILL from outside).  It is
+	   "running" towards its exit status, which the next wait reports,
+	   as gdbserver does: the client hears X09, not an error.  */
+	if (ptrace(request, thread->tid, 0, sig) < 0 && errno != ESRCH)
 		return -pse_nothread;
 	thread->state = nat_thread_running;
 	thread->stepping = kind == nat_resume_step;
@@ -183,6 +189,7 @@ int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 				continue;
 			t->resume_kind = a->kind;
 			t->stepping = a->kind == nat_resume_step;
+			t->last_sig = 0;
 			if (a->sig)
 				t->deliver_sig = a->sig;
 			if (t->has_pending)

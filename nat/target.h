@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "nat/catch_syscall.h"
 #include "nat/debugregs.h"
 #include "nat/int3_table.h"
 #include "nat/mem.h"
@@ -27,6 +28,8 @@ enum nat_stop_reason {
 	nat_stop_rwatch,
 	nat_stop_awatch,
 	nat_stop_step,      /* a single-step completed */
+	nat_stop_syscall_entry,   /* a caught syscall; data_addr its number */
+	nat_stop_syscall_return,
 };
 
 enum nat_event_kind {
@@ -38,6 +41,7 @@ enum nat_event_kind {
 	nat_ev_vfork_done,
 	nat_ev_execd,       /* path is the new image */
 	nat_ev_no_resumed,  /* nothing left running to wait for */
+	nat_ev_thread_exited, /* tid exited (QThreadEvents); status its code */
 };
 
 struct nat_event {
@@ -123,6 +127,8 @@ struct nat_process {
 	   vfork child borrows its parent's: they share the memory).  */
 	struct emu *emu;
 	int emu_borrowed;
+	/* QCatchSyscalls: its threads run under PTRACE_SYSCALL.  */
+	struct nat_catch_syscall catch_syscalls;
 	struct nat_process *next;
 };
 
@@ -153,9 +159,17 @@ struct nat_target {
 	/* Stop each process's leader as it exits (PTRACE_O_TRACEEXIT), for
 	   the recorder; set before the program starts.  */
 	int report_exit;
+	/* QThreadEvents:1: a thread's exit is an event (GDB stopping every
+	   thread of a non-stop target must hear of those that are gone).  */
+	int report_thread_exit;
 
 	/* Host signals to deliver without a stop (QPassSignals).  */
 	uint8_t pass_signals[65];
+	/* Host signals the program may have (QProgramSignals): a signal
+	   the client was told of is delivered at detach if listed; without
+	   the packet, all but SIGTRAP and SIGINT, as gdbserver.  */
+	uint8_t program_signals[65];
+	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
 	int btrace_policy;    /* enum nat_btrace_policy */
@@ -178,6 +192,13 @@ struct nat_target {
 	/* Bytes between PSB+ in emulated PT traces enabled from now on
 	   (0: the emulator's default).  */
 	uint32_t btrace_psb_period;
+	/* The terminal's foreground group before ptstub gave it to the
+	   first program it started (as gdbserver does), restored at
+	   nat_target_fini; -1 when ptstub did not change it.  */
+	pid_t tty_old_pgrp;
+	/* The process last started or attached: a Ctrl-C is its, as
+	   gdbserver's signal_pid (the first process when it is gone).  */
+	pid_t interrupt_pid;
 };
 
 

@@ -148,6 +148,26 @@ static int nat_classify_trap(struct nat_target *target,
 	return nat_reportable;
 }
 
+/* A syscall stop (PTRACE_SYSCALL with TRACESYSGOOD): reported when the
+   client catches that call, else the thread goes on.  */
+static int nat_syscall_stop(struct nat_thread *thread, int stopping)
+{
+	uint64_t nr;
+	int entry;
+
+	if (nat_syscall_stop_info(thread->tid, &nr, &entry) == 0 &&
+	    nat_catch_syscall_wants(&thread->proc->catch_syscalls, nr)) {
+		/* A plain SIGTRAP stop code: nothing to deliver later.  */
+		nat_set_pending(thread, W_STOPCODE(SIGTRAP),
+				entry ? nat_stop_syscall_entry
+				      : nat_stop_syscall_return);
+		thread->pending_data_addr = nr;
+		return nat_reportable;
+	}
+	nat_resume_quietly(thread, stopping);
+	return nat_consumed;
+}
+
 static int nat_handle_clone(struct nat_target *target,
 			    struct nat_thread *thread, int stopping)
 {
@@ -287,6 +307,10 @@ static int nat_handle_status(struct nat_target *target,
 
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		if (thread->tid != proc->pid) {
+			if (target->report_thread_exit && thread->resumed) {
+				nat_set_pending(thread, status, nat_stop_none);
+				return nat_reportable;
+			}
 			nat_remove_thread(proc, thread);
 			return nat_gone;
 		}
@@ -335,10 +359,15 @@ static int nat_handle_status(struct nat_target *target,
 		nat_resume_quietly(thread, stopping);
 		return nat_consumed;
 	}
+	if (sig == (SIGTRAP | 0x80))
+		return nat_syscall_stop(thread, stopping);
 	if (sig == SIGTRAP)
 		return nat_classify_trap(target, thread, status);
+	/* SIGILL and SIGSEGV may be GDB's doing (an inferior call's return
+	   breakpoint on a stack that cannot execute): never passed silently,
+	   as in gdbserver.  */
 	if (sig < 65 && target->pass_signals[sig] && thread->resumed &&
-	    !thread->stepping) {
+	    !thread->stepping && sig != SIGILL && sig != SIGSEGV) {
 		if (stopping)
 			thread->deliver_sig = sig;
 		else
@@ -534,6 +563,14 @@ static void nat_fill_event(struct nat_target *target,
 	ev->tid = thread->tid;
 	thread->has_pending = 0;
 
+	if ((WIFEXITED(status) || WIFSIGNALED(status)) &&
+	    thread->tid != proc->pid) {
+		/* A thread's own exit: the event outlives the thread.  */
+		ev->kind = nat_ev_thread_exited;
+		ev->status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+		nat_remove_thread(proc, thread);
+		return;
+	}
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
 		ev->kind = WIFEXITED(status) ? nat_ev_exited : nat_ev_signalled;
 		ev->status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;

@@ -183,7 +183,8 @@ int srv_wait_and_reply(struct srv *srv)
 
 	do
 		err = nat_wait(srv->target, &ev, &hook);
-	while (err == 0 && srv_condition_false(srv, &ev));
+	while (err == 0 && (srv_condition_false(srv, &ev) ||
+			    srv_range_step_on(srv, &ev)));
 	srv->running = 0;
 	if (err < 0) {
 		/* The client left while the program ran: hold it stopped for
@@ -212,8 +213,10 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	srv->target->report_fork = 0;
 	srv->target->report_vfork = 0;
 	srv->target->report_exec = 0;
+	srv->target->report_thread_exit = 0;
 	memset(srv->target->pass_signals, 0,
 	       sizeof(srv->target->pass_signals));
+	srv->target->program_signals_set = 0;
 	hostio_fini(&srv->hostio);
 	hostio_init(&srv->hostio);
 	srv->xfer_object[0] = '\0';
@@ -242,9 +245,11 @@ int srv_serve(struct srv *srv, struct rsp_conn *conn)
 		}
 		err = rsp_read_packet(srv->conn, &pkt);
 		if (err == RSP_INTERRUPT) {
-			/* All-stop: nothing runs between packets.  */
-			if (srv->non_stop)
-				nat_interrupt(srv->target);
+			/* All-stop: nothing runs between packets, but a ^C
+			   that arrived just after a stop is not lost: the
+			   SIGINT waits in the program and stops the next
+			   resume, as with gdbserver.  */
+			nat_interrupt(srv->target);
 			continue;
 		}
 		if (err < 0)

@@ -95,6 +95,11 @@ struct srv {
 	struct nat_resume resume[64];
 	size_t nresume;
 
+	/* vCont;r: the thread steps on while its PC stays in
+	   [range_start, range_end); range_tid 0 when none.  */
+	pid_t range_pid, range_tid;
+	uint64_t range_start, range_end;
+
 	/* Buffer sizes for the next Qbtrace (Qbtrace-conf).  */
 	size_t btrace_bts_size, btrace_pt_size;
 
@@ -143,6 +148,10 @@ int srv_wait_and_reply(struct srv *srv);
 /* A breakpoint stop whose conditions are all false: the thread is
    already moving on, the client must not hear of it.  */
 int srv_condition_false(struct srv *srv, const struct nat_event *ev);
+
+/* A range step's single-step that ended inside the range (and not at a
+   breakpoint): step again without a report, as gdbserver does.  */
+int srv_range_step_on(struct srv *srv, const struct nat_event *ev);
 
 /* Parse gdbserver's --disable-packet list (comma-separated: vCont,
    Tthread, qC, qfThreadInfo, T, threads) into *MASK; -pse_invalid and

@@ -26,7 +26,10 @@ static int srv_notif_still_there(const struct srv_notif *n, void *ctx)
 static int srv_nonstop_push(struct srv *srv, const struct nat_event *ev,
 			    int notify)
 {
-	int exit = ev->kind == nat_ev_exited || ev->kind == nat_ev_signalled;
+	/* A thread's exit is news of a thread already gone: kept like a
+	   process's.  */
+	int exit = ev->kind == nat_ev_exited || ev->kind == nat_ev_signalled ||
+		   ev->kind == nat_ev_thread_exited;
 	int err;
 
 	ps_buf_reset(&srv->reply);
@@ -47,15 +50,30 @@ static int srv_nonstop_push(struct srv *srv, const struct nat_event *ev,
 	return err < 0 ? err : 0;
 }
 
-/* Report everything the inferior has for the client now.  */
+/* Whether the client has sent something not yet read.  */
+static int srv_client_waiting(struct srv *srv)
+{
+	struct pollfd fd = { .fd = rsp_conn_poll_fd(srv->conn), .events = POLLIN };
+
+	return srv->conn->in_pos < srv->conn->in_len || poll(&fd, 1, 0) > 0;
+}
+
+/* Report everything the inferior has for the client now.  Events nobody
+   sees (a false condition, a range step) can come without end while
+   threads run through a breakpoint: the client's packets go first then,
+   or it would wait forever for its answer.  */
 int srv_nonstop_report(struct srv *srv)
 {
 	struct nat_event ev;
 	int err;
 
 	while (nat_poll_event(srv->target, &ev) == 1) {
-		if (ev.kind == nat_ev_no_resumed || srv_condition_false(srv, &ev))
+		if (ev.kind == nat_ev_no_resumed || srv_condition_false(srv, &ev) ||
+		    srv_range_step_on(srv, &ev)) {
+			if (srv_client_waiting(srv))
+				break;
 			continue;
+		}
 		err = srv_nonstop_push(srv, &ev, 1);
 		if (err < 0)
 			return err;

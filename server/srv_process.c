@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static int srv_ok(struct srv *srv)
@@ -29,6 +30,20 @@ static void srv_first_stop(struct srv *srv, pid_t pid)
 	srv->have_last = 1;
 	srv->general.pid = pid;
 	srv->general.tid = pid;
+}
+
+/* All-stop: the leader stopped with a signal as we attached (not our
+   SIGSTOP): that signal is the attach's stop, as gdbserver reports it.  */
+static void srv_attach_signal(struct srv *srv, pid_t pid)
+{
+	struct nat_thread *t = nat_find_thread(srv->target, pid, pid);
+
+	if (srv->non_stop || !t || !t->has_pending ||
+	    !WIFSTOPPED(t->pending_status) || (t->pending_status >> 16))
+		return;
+	t->has_pending = 0;
+	t->last_sig = WSTOPSIG(t->pending_status);
+	srv->last.sig = t->last_sig;
 }
 
 /* gdbserver's rule: a bare name that is a file in ptstub's working
@@ -225,6 +240,7 @@ int srv_attach_program(struct srv *srv, pid_t pid)
 	}
 	fprintf(stderr, "Attached; pid = %d\n", (int) pid);
 	srv_first_stop(srv, pid);
+	srv_attach_signal(srv, pid);
 	return 0;
 }
 

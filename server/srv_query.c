@@ -1,6 +1,7 @@
 /* qSupported, QStartNoAckMode and the small general queries.  */
 #include "server/server.h"
 #include "common/ps_error.h"
+#include "common/ps_crc32.h"
 #include "common/ps_hex.h"
 
 #include <string.h>
@@ -15,7 +16,8 @@ static const char srv_features[] =
 	";qXfer:threads:read+;qXfer:exec-file:read+;qXfer:osdata:read+"
 	";Qbtrace:bts+;Qbtrace-conf:bts:size+;Qbtrace:pt+"
 	";Qbtrace-conf:pt:size+;Qbtrace:off+;qXfer:btrace:read+"
-	";qXfer:btrace-conf:read+;ConditionalBreakpoints+;QNonStop+";
+	";qXfer:btrace-conf:read+;ConditionalBreakpoints+;QNonStop+;QCatchSyscalls+"
+	";augmented-libraries-svr4-read+;QThreadEvents+";
 
 static int srv_supported(struct srv *srv, const char *pkt, size_t len)
 {
@@ -90,8 +92,42 @@ static int srv_attached(struct srv *srv, const char *pkt, size_t len)
 	return srv_reply;
 }
 
+/* "qCRC:ADDR,LENGTH": the CRC of the program's memory (as the program
+   sees it, breakpoints shadowed), for GDB's compare-sections.  */
+static int srv_crc(struct srv *srv, const char *pkt, size_t len)
+{
+	const char *p = pkt + strlen("qCRC:"), *end = pkt + len;
+	struct nat_process *proc = srv_general_process(srv);
+	uint32_t crc = 0xffffffffu;
+	uint64_t addr, n;
+
+	if (ps_hex_parse_u64(&p, end, &addr) < 0 || p >= end || *p++ != ',' ||
+	    ps_hex_parse_u64(&p, end, &n) < 0 || p != end)
+		return -pse_invalid;
+	if (!proc)
+		return srv_error_text(srv, "No process.");
+	while (n) {
+		uint8_t buf[4096];
+		size_t chunk = n < sizeof(buf) ? (size_t) n : sizeof(buf);
+		long got = nat_read_memory(proc, addr, buf, chunk);
+
+		/* Like gdbserver: unreadable memory is E01.  */
+		if (got != (long) chunk) {
+			ps_buf_puts(&srv->reply, "E01");
+			return srv_reply;
+		}
+		crc = ps_crc32(crc, buf, chunk);
+		addr += chunk;
+		n -= chunk;
+	}
+	ps_buf_printf(&srv->reply, "C%x", (unsigned) crc);
+	return srv_reply;
+}
+
 int srv_handle_query(struct srv *srv, const char *pkt, size_t len)
 {
+	if (srv_prefix(pkt, len, "qCRC:"))
+		return srv_crc(srv, pkt, len);
 	if (srv_prefix(pkt, len, "qSupported"))
 		return srv_supported(srv, pkt, len);
 	if (srv_prefix(pkt, len, "QStartNoAckMode")) {

@@ -1,8 +1,9 @@
-/* vCont?, vCont and the old c, C, s, S packets.  */
+/* vCont?, vCont (range steps too) and the old c, C, s, S packets.  */
 #include "server/server.h"
 #include "common/gdb_signals.h"
 #include "common/ps_error.h"
 #include "common/ps_hex.h"
+#include "nat/amd64_regs.h"
 
 #include <string.h>
 
@@ -22,7 +23,8 @@ static int srv_resume(struct srv *srv, const struct nat_resume *actions,
 {
 	int err;
 
-	memcpy(srv->resume, actions, n * sizeof(*actions));
+	if (actions != srv->resume)
+		memcpy(srv->resume, actions, n * sizeof(*actions));
 	srv->nresume = n;
 	/* Signals go with the first resume only.  */
 	for (size_t i = 0; i < n; i++)
@@ -53,11 +55,14 @@ static int srv_vcont(struct srv *srv, const char *pkt, size_t len)
 	int err;
 
 	if (p < end && *p == '?') {
-		ps_buf_puts(&srv->reply, "vCont;c;C;s;S;t");
+		ps_buf_puts(&srv->reply, "vCont;c;C;s;S;t;r");
 		return srv_reply;
 	}
 	if (!nat_first_process(srv->target))
 		return srv_error_text(srv, "No process.");
+	/* Non-stop: another thread's vCont leaves a range step alone.  */
+	if (!srv->non_stop)
+		srv->range_tid = 0;
 
 	while (p < end) {
 		struct nat_resume *a = &actions[n];
@@ -71,6 +76,19 @@ static int srv_vcont(struct srv *srv, const char *pkt, size_t len)
 		case 'c': a->kind = nat_resume_cont; break;
 		case 's': a->kind = nat_resume_step; break;
 		case 't': a->kind = nat_resume_stop; break;
+		case 'r': {
+			uint64_t start, stop;
+
+			/* rSTART,END: a step that goes on in the range.  */
+			if (ps_hex_parse_u64(&p, end, &start) < 0 ||
+			    p >= end || *p++ != ',' ||
+			    ps_hex_parse_u64(&p, end, &stop) < 0)
+				return -pse_invalid;
+			a->kind = nat_resume_step;
+			srv->range_start = start;
+			srv->range_end = stop;
+			break;
+		}
 		case 'C':
 		case 'S':
 			a->kind = op == 'C' ? nat_resume_cont : nat_resume_step;
@@ -89,6 +107,15 @@ static int srv_vcont(struct srv *srv, const char *pkt, size_t len)
 			if (rsp_parse_ptid(&p, end, &ptid) < 0)
 				return -pse_invalid;
 			srv_resume_target(ptid, a);
+		}
+		if (srv->non_stop && op != 'r' && a->tid == srv->range_tid)
+			srv->range_tid = 0;
+		if (op == 'r') {
+			/* Only a range for one named thread makes sense.  */
+			if (a->tid <= 0)
+				return -pse_invalid;
+			srv->range_pid = a->pid;
+			srv->range_tid = a->tid;
 		}
 		n++;
 	}
@@ -119,6 +146,7 @@ static int srv_old_resume(struct srv *srv, const char *pkt, size_t len)
 	if (!nat_first_process(srv->target))
 		return srv_error_text(srv, "No process.");
 
+	srv->range_tid = 0;
 	srv_resume_target(srv->cont, &actions[0]);
 	if (actions[0].tid == -1 && (t = srv_general_thread(srv))) {
 		actions[0].pid = t->proc->pid;
@@ -135,4 +163,33 @@ int srv_handle_resume(struct srv *srv, const char *pkt, size_t len)
 	if (srv_prefix(pkt, len, "vCont"))
 		return srv_vcont(srv, pkt, len);
 	return srv_old_resume(srv, pkt, len);
+}
+
+int srv_range_step_on(struct srv *srv, const struct nat_event *ev)
+{
+	struct nat_thread *thread;
+	struct amd64_regs *regs;
+	uint64_t pc;
+
+	if (srv->range_tid <= 0 || ev->kind != nat_ev_stopped ||
+	    ev->reason != nat_stop_step || ev->tid != srv->range_tid ||
+	    (srv->range_pid > 0 && ev->pid != srv->range_pid))
+		return 0;
+	thread = nat_find_thread(srv->target, ev->pid, ev->tid);
+	if (!thread || nat_thread_regs(thread, &regs) < 0)
+		return 0;
+	pc = amd64_regs_pc(regs);
+	if (pc < srv->range_start || pc >= srv->range_end)
+		return 0;
+	/* GDB's breakpoint there is GDB's to report.  */
+	{
+		const struct int3_site *site =
+			int3_lookup(&thread->proc->int3s, pc);
+
+		if (site && (site->owners & int3_owner_gdb))
+			return 0;
+	}
+	if (srv->non_stop)
+		return nat_continue_thread(srv->target, thread) == 0;
+	return nat_resume(srv->target, srv->resume, srv->nresume) == 0;
 }

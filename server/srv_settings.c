@@ -1,5 +1,5 @@
-/* Q packets that set how programs run: signals to pass, randomization,
-   environment, shell, working directory.  */
+/* Q packets that set how programs run: signals to pass, syscalls to
+   catch, randomization, environment, shell, working directory.  */
 #include "server/server.h"
 #include "common/gdb_signals.h"
 #include "common/ps_error.h"
@@ -16,8 +16,10 @@ static int srv_ok(struct srv *srv)
 	return srv_reply;
 }
 
-/* "QPassSignals:e;10;..." in GDB's numbering.  */
-static int srv_pass_signals(struct srv *srv, const char *p, const char *end)
+/* "QPassSignals:e;10;..." (or QProgramSignals) in GDB's numbering,
+   into the host table TABLE.  */
+static int srv_pass_signals(struct srv *srv, const char *p, const char *end,
+			    uint8_t *table)
 {
 	uint8_t pass[sizeof(srv->target->pass_signals)] = { 0 };
 	const char *field;
@@ -34,10 +36,43 @@ static int srv_pass_signals(struct srv *srv, const char *p, const char *end)
 		    q != field + flen || gdb_sig > 0xffff)
 			return -pse_invalid;
 		host = gdb_signal_to_host((int) gdb_sig);
-		if (host > 0 && host < (int) sizeof(pass))
+		/* A host signal is looked up under the one GDB number it
+		   reports as (SIGIO, not SIGPOLL, for Linux's 29), as
+		   gdbserver's table indexed by GDB numbers does.  */
+		if (host > 0 && host < (int) sizeof(pass) &&
+		    gdb_signal_from_host(host) == (int) gdb_sig)
 			pass[host] = 1;
 	}
-	memcpy(srv->target->pass_signals, pass, sizeof(pass));
+	memcpy(table, pass, sizeof(pass));
+	return srv_ok(srv);
+}
+
+/* "QCatchSyscalls:0", ":1" (every call) or ":1;NR;NR..." (hex), for the
+   selected process, as gdbserver keeps it.  */
+static int srv_catch_syscalls(struct srv *srv, const char *p, const char *end)
+{
+	struct nat_process *proc = srv_general_process(srv);
+	uint64_t nrs[NAT_CATCH_SYSCALL_MAX];
+	size_t n = 0;
+	int on;
+
+	if (!proc)
+		return srv_error_text(srv, "No process.");
+	if (end - p == 1 && *p == '0')
+		on = 0;
+	else if (p < end && *p == '1' && (end - p == 1 || p[1] == ';'))
+		on = 1;
+	else
+		return -pse_invalid;
+	p++;
+	while (p < end) {
+		if (*p++ != ';' || n == NAT_CATCH_SYSCALL_MAX ||
+		    ps_hex_parse_u64(&p, end, &nrs[n]) < 0)
+			return -pse_invalid;
+		n++;
+	}
+	if (nat_catch_syscall_set(&proc->catch_syscalls, on, nrs, n) < 0)
+		return -pse_invalid;
 	return srv_ok(srv);
 }
 
@@ -165,9 +200,26 @@ int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
 
 #define ARG(name) (pkt + strlen(name))
 	if (srv_prefix(pkt, len, "QPassSignals:"))
-		return srv_pass_signals(srv, ARG("QPassSignals:"), end);
-	if (srv_prefix(pkt, len, "QProgramSignals:"))
-		return srv_ok(srv);
+		return srv_pass_signals(srv, ARG("QPassSignals:"), end,
+					srv->target->pass_signals);
+	if (srv_prefix(pkt, len, "QThreadEvents:")) {
+		int on;
+		int err = srv_flag(srv, ARG("QThreadEvents:"), end, &on);
+
+		if (err == srv_reply)
+			srv->target->report_thread_exit = on;
+		return err;
+	}
+	if (srv_prefix(pkt, len, "QCatchSyscalls:"))
+		return srv_catch_syscalls(srv, ARG("QCatchSyscalls:"), end);
+	if (srv_prefix(pkt, len, "QProgramSignals:")) {
+		int res = srv_pass_signals(srv, ARG("QProgramSignals:"), end,
+					   srv->target->program_signals);
+
+		if (res == srv_reply)
+			srv->target->program_signals_set = 1;
+		return res;
+	}
 	if (srv_prefix(pkt, len, "QDisableRandomization:"))
 		return srv_flag(srv, ARG("QDisableRandomization:"), end,
 				&start->disable_randomization);

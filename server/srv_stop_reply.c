@@ -75,6 +75,12 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *ev)
 	case nat_ev_no_resumed:
 		ps_buf_puts(r, "N");
 		return 0;
+	case nat_ev_thread_exited:
+		/* "wSTATUS;PTID", as gdbserver: no registers, the thread is
+		   gone.  */
+		ps_buf_printf(r, "w%x;", (unsigned) ev->status);
+		srv_put_ptid(srv, ev->pid, ev->tid);
+		return 0;
 	case nat_ev_forked:
 	case nat_ev_vforked:
 		ps_buf_printf(r, "T05%s:",
@@ -92,7 +98,13 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *ev)
 		break;
 	case nat_ev_stopped:
 		ps_buf_printf(r, "T%02x", gdb_signal_from_host(ev->sig));
-		if (ev->reason == nat_stop_watch || ev->reason == nat_stop_rwatch ||
+		if (ev->reason == nat_stop_syscall_entry ||
+		    ev->reason == nat_stop_syscall_return)
+			ps_buf_printf(r, "%s:%llx;",
+				      ev->reason == nat_stop_syscall_entry ?
+				      "syscall_entry" : "syscall_return",
+				      (unsigned long long) ev->data_addr);
+		else if (ev->reason == nat_stop_watch || ev->reason == nat_stop_rwatch ||
 		    ev->reason == nat_stop_awatch)
 			ps_buf_printf(r, "watch:%016llx;",
 				      (unsigned long long) ev->data_addr);

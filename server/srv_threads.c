@@ -36,8 +36,25 @@ static int srv_set_thread(struct srv *srv, const char *pkt, size_t len)
 	/* A real thread must exist; "any" and "all" always do.  */
 	if ((ptid.tid > 0 || ptid.pid > 0) && !srv_ptid_thread(srv, ptid))
 		return srv_error_text(srv, "No such thread.");
-	if (pkt[1] == 'g')
-		srv->general = ptid;
+	if (pkt[1] == 'g') {
+		/* As gdbserver: "any" keeps the selected thread while it
+		   lives, and whatever is chosen is pinned to one thread, so a
+		   vAttach to another process later does not move it.  "All"
+		   stays all (Qbtrace then wants a single thread).  */
+		int any = ptid.pid == 0 && ptid.tid <= 0;
+		int all = ptid.pid < 0 || (ptid.pid == 0 && ptid.tid < 0);
+		struct nat_thread *t = all ? NULL : any ?
+			srv_general_thread(srv) : srv_ptid_thread(srv, ptid);
+
+		if (!t && any && nat_first_process(srv->target))
+			t = nat_first_process(srv->target)->threads;
+		if (t) {
+			srv->general.pid = t->proc->pid;
+			srv->general.tid = t->tid;
+		} else {
+			srv->general = ptid;
+		}
+	}
 	else if (pkt[1] == 'c')
 		srv->cont = ptid;
 	else

@@ -1,9 +1,13 @@
 #!/bin/sh
 # `make check-gdb`: GDB's own gdb.btrace and gdb.server suites (from
-# Debian's gdb source package) through ptstub, on the native-gdbserver and
+# Debian's gdb source package), and the gdb.base and gdb.threads files that
+# `picks` lists, through ptstub, on the native-gdbserver and
 # native-extended-gdbserver boards, and through Debian's gdbserver as the
 # baseline; then sumcheck.py judges ptstub's .sum files against
-# expectations and against gdbserver's.  See README.md beside this file.
+# expectations and against gdbserver's.  `make check-gdb-full`
+# (GDBTS_FULL=1) runs gdb.base, gdb.threads, gdb.python and gdb.server
+# whole and judges ptstub only where it does worse than gdbserver, test by
+# test.  See README.md beside this file.
 #
 # Environment (make check-gdb passes the first four):
 #   top_srcdir top_builddir  the source and build trees of ptstub
@@ -15,8 +19,14 @@
 #                 (default: $top_builddir/testsuite/gdb/src)
 #   GDBTS_STUBS   which stubs to run         (default: "ptstub gdbserver")
 #   GDBTS_BOARDS  (default: "native-gdbserver native-extended-gdbserver")
-#   GDBTS_SUITES  (default: "gdb.btrace gdb.server")
+#   GDBTS_SUITES  (default: "gdb.btrace gdb.server gdb.base gdb.threads";
+#                 with GDBTS_FULL: "gdb.base gdb.threads gdb.python
+#                 gdb.server")
+#   GDBTS_PICKED  suites run only as far as `picks` lists them, per
+#                 board (default: "gdb.base gdb.threads"; none with
+#                 GDBTS_FULL)
 #   GDBTS_TESTS   only these .exp files, e.g. "gdb.btrace/step.exp"
+#   GDBTS_FULL    1: whole suites, differential verdict, out-full/
 #   GDBTS_TIMEOUT expect timeout of one test step, seconds (default: 30)
 #   GDBTS_LIMIT   wall-clock limit of one runtest, seconds (default: 900)
 set -u
@@ -30,7 +40,14 @@ GDB=${GDB:-gdb}
 GDBSERVER=${GDBSERVER:-/usr/bin/gdbserver}
 stubs=${GDBTS_STUBS:-ptstub gdbserver}
 boards=${GDBTS_BOARDS:-native-gdbserver native-extended-gdbserver}
-suites=${GDBTS_SUITES:-gdb.btrace gdb.server}
+full=${GDBTS_FULL:-}
+if [ -n "$full" ]; then
+	suites=${GDBTS_SUITES:-gdb.base gdb.threads gdb.python gdb.server}
+	picked=${GDBTS_PICKED-}
+else
+	suites=${GDBTS_SUITES:-gdb.btrace gdb.server gdb.base gdb.threads}
+	picked=${GDBTS_PICKED-gdb.base gdb.threads}
+fi
 step_timeout=${GDBTS_TIMEOUT:-30}
 limit=${GDBTS_LIMIT:-900}
 
@@ -79,9 +96,19 @@ if [ ! -f "$build/site.exp" ] || ! grep -q "^set srcdir $tsrc\$" "$build/site.ex
 		{ say "configure failed, see $build/configure.log"; exit 1; }
 fi
 
+# The files `picks` lists for BOARD in SUITE ("BOARD FILE" lines, BOARD
+# may be *), space-separated.
+picks_for() {
+	sed -e 's/#.*//' "$here/picks" |
+	awk -v b="$1" -v s="$2/" '
+		NF == 2 && ($1 == b || $1 == "*") && index($2, s) == 1 {
+			printf " %s", $2
+		}'
+}
+
 # 3. The runs: one runtest per stub, board and suite, each in its own
 # folder (runtest's outputs/ and gdb.sum land in the current directory).
-out=$work/out
+out=$work/out${full:+-full}
 times=$out/times.txt
 rm -rf "$out" && mkdir -p "$out"
 start_all=$(date +%s)
@@ -100,6 +127,12 @@ for stub in $stubs; do
 			if [ -n "${GDBTS_TESTS:-}" ] && [ -z "$tests" ]; then
 				continue
 			fi
+			case " $picked " in *" $suite "*)
+				if [ -z "${GDBTS_TESTS:-}" ]; then
+					tests=$(picks_for "$board" "$suite")
+					[ -n "$tests" ] || continue
+				fi ;;
+			esac
 			dir=$out/$stub/$board/$suite
 			mkdir -p "$dir"
 			cp "$build/site.exp" "$dir/site.exp"
@@ -122,6 +155,21 @@ for stub in $stubs; do
 done
 say "all runs: $(( $(date +%s) - start_all ))s"
 
-# 4. The verdict.
-${PYTHON3:-python3} "$here/sumcheck.py" --expect "$here/expectations" \
-    --out "$out" --stub ptstub --baseline gdbserver
+# 4. The verdict.  The full run is judged against gdbserver test by test
+# (the expectations speak of the CI files only); hardware watchpoint and
+# breakpoint results are set aside where the probe says the debug
+# registers never trap here.
+if [ -n "$full" ]; then
+	hw=
+	probe=$top_builddir/testsuite/programs/bin/debugregs_probe
+	if [ -x "$probe" ]; then
+		line=$("$probe")
+		[ $? = 77 ] && hw="debug registers $line (testsuite/programs/debugregs_probe)"
+	fi
+	${PYTHON3:-python3} "$here/sumcheck.py" --differential \
+	    ${hw:+--hw-unavailable "$hw"} --per-file "$out/per-file.txt" \
+	    --out "$out" --stub ptstub --baseline gdbserver
+else
+	${PYTHON3:-python3} "$here/sumcheck.py" --expect "$here/expectations" \
+	    --out "$out" --stub ptstub --baseline gdbserver
+fi

@@ -16,6 +16,18 @@ baseline, then every result of STUB that is not allowed:
 Exit status 1 when anything unexpected is left, else 0.  Listed
 expectations that did not occur are printed as stale (not an error).
 
+    sumcheck.py --differential --out DIR [--per-file FILE]
+                [--hw-unavailable REASON]
+
+judges a whole-suite run (make check-gdb-full) against the baseline test
+by test, without expectations: a test is worse when it PASSes with the
+baseline and not with STUB, or has a FAIL/ERROR/... with STUB that the
+baseline does not have.  Results of hardware watchpoint and breakpoint
+files (HW_FILES) are set aside with REASON when the machine's debug
+registers do not trap, neither passes nor failures.  --per-file writes
+one line per .exp: STUB's and the baseline's passes and failures, and
+how many tests are worse.
+
 Expectations file: one allowed result a line,
 
     STATUS BOARD PATTERN -- REASON
@@ -39,6 +51,9 @@ STATUSES = ("PASS", "FAIL", "XPASS", "XFAIL", "KPASS", "KFAIL",
             "UNRESOLVED", "UNSUPPORTED", "UNTESTED", "ERROR", "WARNING")
 RESULT_RE = re.compile(r"^(%s): (.*)$" % "|".join(STATUSES))
 RUNNING_RE = re.compile(r"^Running .*/((gdb\.[^/]+)/[^/]+\.exp) \.\.\.$")
+# Files whose tests need debug registers that trap (set aside, with the
+# probe's reason, where they do not).
+HW_FILES = ("*watch*", "*hbreak*", "*hw*")
 # DejaGnu's own names for the summary lines.
 LABELS = (("PASS", "expected passes"), ("FAIL", "unexpected failures"),
           ("XPASS", "unexpected successes"), ("XFAIL", "expected failures"),
@@ -139,15 +154,112 @@ def print_summary(stub, board, suite, run):
             print("# of %-28s%d" % (label, c[status]))
 
 
+# What GDB's testsuite appends to a FAIL's name to say why; the test is
+# the same one.
+WHY_RE = re.compile(r" \((timeout|eof|the program exited|the program is no "
+                    r"longer running|got interactive prompt|GDB internal "
+                    r"error|unexpected output)\)$")
+
+
+def exp_of(name):
+    """The .exp file a test name starts with ("gdb.base/x.exp")."""
+    return name.split(": ", 1)[0]
+
+
+def differential(args, runs, base_runs):
+    """The whole-suite verdict: STUB against the baseline, test by test."""
+    worse = []
+    aside = set()
+    table = {}   # exp -> [stub pass, stub bad, base pass, base bad, worse]
+    passed = 0
+
+    def row(exp):
+        return table.setdefault(exp, [0, 0, 0, 0, 0])
+
+    def hw(name):
+        return args.hw_unavailable and any(
+            fnmatch.fnmatchcase(exp_of(name), "*/" + pat)
+            for pat in HW_FILES)
+
+    for key in sorted(set(runs) | set(base_runs)):
+        board = key[0]
+        run, base = runs.get(key), base_runs.get(key)
+        if run is None or base is None:
+            worse.append("ERROR: %s %s: no %s run to compare"
+                         % (board, key[1], args.stub if run is None
+                            else args.baseline))
+            continue
+        for r, who in ((run, args.stub), (base, args.baseline)):
+            if not r.finished:
+                worse.append("ERROR: %s %s: %s's run did not finish "
+                             "(timed out during %s)"
+                             % (board, key[1], who, r.last_exp or "start-up"))
+        mine, theirs = {}, {}
+        for status, name in run.results:
+            mine.setdefault(WHY_RE.sub("", name), set()).add(status)
+        for status, name in base.results:
+            theirs.setdefault(WHY_RE.sub("", name), set()).add(status)
+        for name in sorted(set(mine) | set(theirs)):
+            m, t = mine.get(name, set()), theirs.get(name, set())
+            if hw(name):
+                aside.add((board, name))
+                continue
+            r = row(exp_of(name))
+            r[0] += "PASS" in m
+            r[1] += bool(m & set(BAD))
+            r[2] += "PASS" in t
+            r[3] += bool(t & set(BAD))
+            passed += "PASS" in m
+            if "PASS" in t and "PASS" not in m:
+                why = "/".join(sorted(m)) or "absent"
+                worse.append("MISSING: %s: %s (%s; passes with %s)"
+                             % (board, name, why, args.baseline))
+            elif (m & set(BAD)) - t:
+                worse.append("%s: %s: %s (not with %s)"
+                             % ("/".join(sorted((m & set(BAD)) - t)),
+                                board, name, args.baseline))
+            else:
+                continue
+            r[4] += 1
+
+    if args.per_file:
+        with open(args.per_file, "w") as f:
+            f.write("# exp: %s pass bad | %s pass bad | worse\n"
+                    % (args.stub, args.baseline))
+            for exp in sorted(table):
+                r = table[exp]
+                f.write("%-60s %5d %4d | %5d %4d | %d\n"
+                        % (exp, r[0], r[1], r[2], r[3], r[4]))
+    if aside:
+        print("\nSet aside, %s (%d tests in %s files):"
+              % (args.hw_unavailable, len(aside), "/".join(HW_FILES)))
+        for exp in sorted({exp_of(n) for _, n in aside}):
+            print("  " + exp)
+    if worse:
+        print("\nWhere %s does worse than %s:" % (args.stub, args.baseline))
+        for w in worse:
+            print("  " + w)
+    else:
+        print("\n%s does as well as %s on every test." % (args.stub,
+                                                       args.baseline))
+    print("check-gdb-full: %d passed, %d worse than %s, %d set aside"
+          % (passed, len(worse), args.baseline, len(aside)))
+    return 1 if worse else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--expect", required=True)
+    ap.add_argument("--expect")
     ap.add_argument("--out", required=True)
     ap.add_argument("--stub", default="ptstub")
     ap.add_argument("--baseline", default="gdbserver")
+    ap.add_argument("--differential", action="store_true")
+    ap.add_argument("--per-file")
+    ap.add_argument("--hw-unavailable")
     args = ap.parse_args()
+    if not args.differential and not args.expect:
+        ap.error("--expect is needed unless --differential")
 
-    expectations = read_expectations(args.expect)
     runs = find_runs(args.out, args.stub)
     base_runs = find_runs(args.out, args.baseline)
     if not runs:
@@ -157,6 +269,9 @@ def main():
         print_summary(args.baseline, key[0], key[1], run)
     for key, run in sorted(runs.items()):
         print_summary(args.stub, key[0], key[1], run)
+    if args.differential:
+        return differential(args, runs, base_runs)
+    expectations = read_expectations(args.expect)
 
     def allowed(status, board, name):
         for e in expectations:

@@ -157,3 +157,29 @@ Test(inferior, missing_wrapper_fails)
 	cr_assert_eq(status, 127);
 	cr_assert_null(nat_first_process(&target));
 }
+
+/* Two processes, one started and one attached later: a Ctrl-C is the
+   last one's (gdbserver's signal_pid), even while everything is
+   stopped: its next resume reports SIGINT.  */
+Test(inferior, interrupt_goes_to_the_last_process)
+{
+	pid_t started = nat_fixture_start("loop", NULL), attached = fork();
+	struct nat_event ev;
+	int status;
+
+	if (attached == 0) {
+		execl(prog, prog, "loop", (char *) NULL);
+		_exit(1);
+	}
+	usleep(50000);
+	cr_assert_eq(nat_attach(&target, attached), 0);
+	cr_assert_eq(nat_interrupt(&target), 0);
+	nat_fixture_resume_all(nat_resume_cont);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_stopped);
+	cr_assert_eq(ev.sig, SIGINT);
+	cr_assert_eq(ev.pid, attached, "SIGINT went to %d, not the attached %d "
+		     "(started %d)", (int) ev.pid, (int) attached, (int) started);
+	cr_assert_eq(nat_kill(&target, attached), 0);
+	waitpid(attached, &status, 0);
+}

@@ -139,3 +139,20 @@ Test(int3_table, unmapped_address_fails_cleanly)
 	cr_assert_eq(int3_insert(&table, &mem, 8, int3_owner_gdb), -pse_fault);
 	cr_assert_eq(table.count, 0);
 }
+
+/* A library unloaded and another mapped at the same address: the site
+   is still in the table but its int3 is gone; inserting again plants it
+   and takes the new code's byte as the original.  */
+Test(int3_table, insert_replants_a_site_whose_code_was_replaced)
+{
+	uint64_t addr = (uint64_t) &code[5];
+	uint8_t other = 0x77;
+
+	cr_assert_eq(int3_insert(&table, &mem, addr, int3_owner_gdb), 0);
+	cr_assert_eq(nat_mem_write(&mem, addr, &other, 1), 0);
+	cr_assert_eq(int3_insert(&table, &mem, addr, int3_owner_gdb), 0);
+	cr_assert_eq(child_byte(addr), 0xcc);
+	cr_assert_eq(int3_lookup(&table, addr)->orig, 0x77);
+	cr_assert_eq(int3_remove(&table, &mem, addr, int3_owner_gdb), 0);
+	cr_assert_eq(child_byte(addr), 0x77);
+}

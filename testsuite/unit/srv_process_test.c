@@ -334,3 +334,59 @@ Test(srv_process, bare_name_in_cwd_runs_by_absolute_path)
 	cr_assert_str_eq(cmdline, abs);
 	cr_assert_str_eq(fx.srv.last_argv[0], abs);
 }
+
+/* GDB's detach-step-over: a second process attached, then "Hgp0.0"
+   (any thread) and qC: the selected thread stays the second process's,
+   as with gdbserver, not the first process's.  */
+Test(srv_process, hg_any_after_second_vattach_keeps_the_attached_thread)
+{
+	pid_t first, second = spawn_loop();
+	char want[64];
+	const char *r;
+
+	srv_fx_supported("multiprocess+");
+	cr_assert_str_eq(srv_fx_req("!"), "OK");
+	first = srv_fx_start("loop", NULL);
+	srv_fx_stray(first);
+	r = srv_fx_reqf("vAttach;%x", (unsigned) second);
+	cr_assert(!strncmp(r, "T05", 3), "vAttach gave %s", r);
+	cr_assert_str_eq(srv_fx_req("Hgp0.0"), "OK");
+	snprintf(want, sizeof(want), "QCp%x.%x", (unsigned) second,
+		 (unsigned) second);
+	cr_assert_str_eq(srv_fx_req("qC"), want);
+	cr_assert_str_eq(srv_fx_reqf("Hgp%x.0", (unsigned) first), "OK");
+	snprintf(want, sizeof(want), "QCp%x.%x", (unsigned) first,
+		 (unsigned) first);
+	cr_assert_str_eq(srv_fx_req("qC"), want);
+}
+
+/* A signal the client was told of and did not resume with goes back to
+   the program at detach (gdbserver's rule; attach-into-signal.exp's
+   program aborts if its SIGALRM is lost): here SIGUSR1, which kills.
+   Left out of QProgramSignals, it is dropped and the program runs on.  */
+Test(srv_process, detach_gives_back_the_signal_the_client_saw)
+{
+	pid_t pid = srv_fx_start("loop", NULL);
+	int status;
+
+	srv_fx_stray(pid);
+	kill(pid, SIGUSR1);
+	cr_assert(!strncmp(srv_fx_req("vCont;c"), "T1e", 3));
+	cr_assert_str_eq(srv_fx_req("D"), "OK");
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGUSR1,
+		  "status %#x", status);
+}
+
+Test(srv_process, detach_drops_a_signal_not_for_the_program)
+{
+	pid_t pid = srv_fx_start("loop", NULL);
+
+	srv_fx_stray(pid);
+	cr_assert_str_eq(srv_fx_req("QProgramSignals:e"), "OK");
+	kill(pid, SIGUSR1);
+	cr_assert(!strncmp(srv_fx_req("vCont;c"), "T1e", 3));
+	cr_assert_str_eq(srv_fx_req("D"), "OK");
+	usleep(100000);
+	cr_assert(srv_fx_alive(pid));
+}

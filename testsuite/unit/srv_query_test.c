@@ -1,5 +1,6 @@
 /* server/srv_query.c: qSupported, QStartNoAckMode, qAttached, qSymbol.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "common/ps_crc32.h"
 
 TestSuite(srv_query, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);
@@ -125,4 +126,28 @@ Test(srv_query, unknown_queries_are_empty)
 	cr_assert_str_eq(srv_fx_req("qTStatus"), "");
 	cr_assert_str_eq(srv_fx_req("qOffsets"), "");
 	cr_assert_str_eq(srv_fx_req("qSymbol:6d61696e"), "");
+}
+
+/* qCRC over marker's code: the CRC of the bytes the program has there,
+   computed here from a raw read; a breakpoint inside changes nothing
+   (its int3 is shadowed); unmapped memory is E01.  */
+Test(srv_query, crc_of_code_shadows_breakpoints)
+{
+	uint64_t marker = srv_fx_sym("marker");
+	uint8_t code[16];
+	char want[16];
+	pid_t pid;
+
+	pid = srv_fx_start("marker", NULL);
+	cr_assert_eq(srv_fx_raw_read(pid, marker, code, sizeof(code)), 16);
+	snprintf(want, sizeof(want), "C%x",
+		 (unsigned) ps_crc32(0xffffffffu, code, sizeof(code)));
+	cr_assert_str_eq(srv_fx_reqf("qCRC:%llx,10", (unsigned long long) marker),
+			 want);
+	cr_assert_str_eq(srv_fx_reqf("Z0,%llx,1", (unsigned long long) marker + 4),
+			 "OK");
+	cr_assert_str_eq(srv_fx_reqf("qCRC:%llx,10", (unsigned long long) marker),
+			 want);
+	cr_assert_str_eq(srv_fx_req("qCRC:10,10"), "E01");
+	cr_assert(srv_fx_is_error(srv_fx_req("qCRC:zz")));
 }

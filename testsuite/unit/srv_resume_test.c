@@ -35,7 +35,7 @@ static int is_hex(const char *s, size_t n)
 
 Test(srv_resume, vcont_query_lists_actions)
 {
-	cr_assert_str_eq(srv_fx_req("vCont?"), "vCont;c;C;s;S;t");
+	cr_assert_str_eq(srv_fx_req("vCont?"), "vCont;c;C;s;S;t;r");
 }
 
 Test(srv_resume, vcont_c_to_a_breakpoint_gives_the_full_stop_reply)
@@ -243,4 +243,79 @@ Test(srv_resume, no_exec_event_unless_asked)
 	cr_assert(!strncmp(r, "T05", 3) && !strstr(r, "exec"), "%s", r);
 	cr_assert_eq(srv_fx_stop_reg(r, "10"), srv_fx_reg(0x10));
 	cr_assert_str_eq(srv_fx_req("vCont;c"), "W03");
+}
+
+/* vCont;r: steps on while in the range, reports the first PC out of it
+   (marker's caller), or a breakpoint inside it.  */
+Test(srv_resume, range_step_runs_to_the_end_of_the_range)
+{
+	uint64_t marker = srv_fx_sym("marker");
+	uint64_t end = srv_fx_sym("thread_body"), main = srv_fx_sym("main");
+	uint64_t rip;
+	const char *r;
+	pid_t pid;
+
+	pid = srv_fx_start("marker", NULL);
+	srv_fx_run_to("marker");
+	cr_assert_str_eq(srv_fx_reqf("z0,%llx,1", (unsigned long long) marker), "OK");
+	r = srv_fx_reqf("vCont;r%llx,%llx:%x;c", (unsigned long long) marker,
+			(unsigned long long) end, (unsigned) pid);
+	cr_assert(!strncmp(r, "T05", 3), "%s", r);
+	rip = srv_fx_stop_reg(r, "10");
+	cr_assert(rip > main && rip < main + 0x400, "%s", r);
+}
+
+Test(srv_resume, range_step_stops_at_a_breakpoint_inside)
+{
+	uint64_t marker = srv_fx_sym("marker");
+	uint64_t end = srv_fx_sym("thread_body");
+	const char *r;
+	pid_t pid;
+
+	pid = srv_fx_start("marker", NULL);
+	srv_fx_run_to("marker");
+	cr_assert_str_eq(srv_fx_reqf("z0,%llx,1", (unsigned long long) marker), "OK");
+	/* push %rbp; mov %rsp,%rbp: the third instruction is 4 bytes on.  */
+	cr_assert_str_eq(srv_fx_reqf("Z0,%llx,1", (unsigned long long) marker + 4),
+			 "OK");
+	r = srv_fx_reqf("vCont;r%llx,%llx:%x;c", (unsigned long long) marker,
+			(unsigned long long) end, (unsigned) pid);
+	cr_assert(!strncmp(r, "T05", 3), "%s", r);
+	cr_assert_eq(srv_fx_stop_reg(r, "10"), marker + 4, "%s", r);
+}
+
+/* QThreadEvents:1: each of the three threads' exits is a "w" reply
+   naming it, before the process's W; without it, only the W.  */
+Test(srv_resume, thread_events_report_thread_exits)
+{
+	char want[64];
+	const char *r;
+	pid_t pid;
+	int exits = 0;
+
+	srv_fx_supported("multiprocess+");
+	pid = srv_fx_start("threads", NULL);
+	cr_assert_str_eq(srv_fx_req("QThreadEvents:1"), "OK");
+	cr_assert(srv_fx_is_error(srv_fx_req("QThreadEvents:2")));
+	snprintf(want, sizeof(want), "w0;p%x.", (unsigned) pid);
+	for (r = srv_fx_req("vCont;c"); r[0] == 'w'; r = srv_fx_req("vCont;c")) {
+		cr_assert(!strncmp(r, want, strlen(want)), "%s", r);
+		cr_assert_neq(strtoul(r + strlen(want), NULL, 16),
+			      (unsigned long) pid, "%s", r);
+		exits++;
+	}
+	cr_assert_eq(exits, 3, "%d thread exits, then %s", exits, r);
+	snprintf(want, sizeof(want), "W3;process:%x", (unsigned) pid);
+	cr_assert_str_eq(r, want);
+}
+
+Test(srv_resume, no_thread_events_by_default)
+{
+	char want[64];
+	pid_t pid;
+
+	srv_fx_supported("multiprocess+");
+	pid = srv_fx_start("threads", NULL);
+	snprintf(want, sizeof(want), "W3;process:%x", (unsigned) pid);
+	cr_assert_str_eq(srv_fx_req("vCont;c"), want);
 }

@@ -60,6 +60,16 @@ Test(srv_settings, pass_signals_sets_the_host_table)
 	cr_assert_not(fx.target.pass_signals[SIGALRM]);
 }
 
+Test(srv_settings, pass_signals_sigpoll_is_not_sigio)
+{
+	/* Linux's SIGIO reports as GDB's SIGIO (0x17), never as SIGPOLL
+	   (0x21): only the first passes it, as in gdbserver.  */
+	cr_assert_str_eq(srv_fx_req("QPassSignals:21"), "OK");
+	cr_assert_not(fx.target.pass_signals[SIGIO]);
+	cr_assert_str_eq(srv_fx_req("QPassSignals:17"), "OK");
+	cr_assert(fx.target.pass_signals[SIGIO]);
+}
+
 Test(srv_settings, pass_signals_rejects_garbage_and_keeps_the_list)
 {
 	static const char *const bad[] = {
@@ -191,4 +201,42 @@ Test(srv_settings, startup_flags)
 Test(srv_settings, program_signals_is_accepted)
 {
 	cr_assert_str_eq(srv_fx_req("QProgramSignals:e;1e"), "OK");
+}
+
+Test(srv_settings, catch_syscalls_needs_a_process_and_good_syntax)
+{
+	cr_assert(srv_fx_is_error(srv_fx_req("QCatchSyscalls:1")));
+	srv_fx_start("exit", "4");
+	cr_assert(srv_fx_is_error(srv_fx_req("QCatchSyscalls:2")));
+	cr_assert(srv_fx_is_error(srv_fx_req("QCatchSyscalls:1;zz")));
+	cr_assert(srv_fx_is_error(srv_fx_req("QCatchSyscalls:1;1000000")));
+	cr_assert_str_eq(srv_fx_req("QCatchSyscalls:0"), "OK");
+	cr_assert_str_eq(srv_fx_req("vCont;c"), "W04");
+}
+
+Test(srv_settings, catch_syscalls_reports_entry_and_return)
+{
+	const char *r;
+
+	/* exit_group is 0xe7: the program's last call.  */
+	srv_fx_start("exit", "4");
+	cr_assert_str_eq(srv_fx_req("QCatchSyscalls:1;e7"), "OK");
+	r = srv_fx_req("vCont;c");
+	cr_assert(!strncmp(r, "T05syscall_entry:e7;", 20), "%s", r);
+	/* exit_group has no return: the exit comes next.  */
+	cr_assert_str_eq(srv_fx_req("vCont;c"), "W04");
+}
+
+Test(srv_settings, catch_any_syscall_sees_a_return)
+{
+	const char *r;
+
+	srv_fx_start("exit", "4");
+	cr_assert_str_eq(srv_fx_req("QCatchSyscalls:1"), "OK");
+	r = srv_fx_req("vCont;c");
+	cr_assert(!strncmp(r, "T05syscall_entry:", 17), "%s", r);
+	r = srv_fx_req("vCont;c");
+	cr_assert(!strncmp(r, "T05syscall_return:", 18), "%s", r);
+	cr_assert_str_eq(srv_fx_req("QCatchSyscalls:0"), "OK");
+	cr_assert_str_eq(srv_fx_req("vCont;c"), "W04");
 }
