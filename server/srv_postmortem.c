@@ -82,7 +82,7 @@ static int pm_threads_xml(struct srv_pm *pm, struct ps_buf *out)
 
 /* The saved trace of the general thread, as GDB reads a live one: "all"
    and the first "new" give it whole, later "new" reads nothing (it never
-   runs); PT has no "delta", as with gdbserver.  */
+   runs).  */
 static int pm_btrace_xml(struct srv_pm *pm, const char *annex,
 			 struct ps_buf *out)
 {
@@ -92,7 +92,10 @@ static int pm_btrace_xml(struct srv_pm *pm, const char *annex,
 
 	if (!t->traced || !t->trace)
 		return pm_error(pm, "Btrace not enabled."), -pse_notfound;
-	if (!strcmp(annex, "delta") && pt)
+	/* No "delta" for either format: GDB's BTS enable starts its trace
+	   at the current pc, which a saved trace ends at, not begins
+	   from; refused, GDB reads "new" and takes it whole.  */
+	if (!strcmp(annex, "delta"))
 		return pm_error(pm, "Generic Error."), -pse_unsupported;
 	if (strcmp(annex, "all") && strcmp(annex, "new") &&
 	    strcmp(annex, "delta"))

@@ -7,7 +7,7 @@
 # call history must end in the function of frame #0, reverse-step must
 # walk back to the line before the crash (GDB's first reverse-step goes to
 # the start of the crashing line, the second to the line before), and
-# reverse-finish to the caller.  With --inherit, a fork
+# reverse-finish to the caller; a BTS recording too.  With --inherit, a fork
 # child's crash is kept too (and without, it is not).  Skips without GDB
 # or gdbserver.
 set -u
@@ -143,3 +143,27 @@ child=$(sed -n 's/.*signal SIGSEGV in thread \([0-9]*\),.*/\1/p' "$tmp/rec.err")
 "$stub" record -o "$tmp/g.ptb" -- "$prog" >/dev/null 2>"$tmp/rec.err"
 [ ! -e "$tmp/g.ptb" ] || fail "without --inherit, the child was recorded"
 echo "PASS: --inherit keeps a fork child's crash"
+
+# The same crash recorded as BTS: `record btrace bts` on the image.
+prog=$build/testsuite/rec/crash_chain
+"$stub" record --format=bts -o "$tmp/b.ptb" -- "$prog" >/dev/null 2>&1
+cat >"$tmp/bts.gdb" <<EOF2
+set pagination off
+set confirm off
+target remote | $stub --postmortem $tmp/b.ptb -
+record btrace bts
+record function-call-history
+echo ==rstep==\n
+reverse-step
+reverse-step
+info line *\$pc
+EOF2
+timeout 120 "$gdb" -batch -nx -x "$tmp/bts.gdb" "$prog" >"$tmp/bts.log" 2>&1 ||
+	fail "BTS: $(tail -5 "$tmp/bts.log")"
+sed '/==rstep==/,$d' "$tmp/bts.log" | grep -E '^[0-9]+	' | tail -1 |
+	grep -q "	level3$" ||
+	fail "BTS: the call history does not end in level3: $(tail "$tmp/bts.log")"
+want=$(($(grep -n "the crash" "${top_srcdir:-.}/testsuite/rec/crash_chain.c" | cut -d: -f1) - 1))
+grep -q "^Line $want of " "$tmp/bts.log" ||
+	fail "BTS: reverse-step did not reach line $want: $(tail "$tmp/bts.log")"
+echo "PASS: a BTS crash bundle on the post-mortem image"
