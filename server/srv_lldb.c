@@ -6,6 +6,7 @@
 #include "common/ps_error.h"
 #include "nat/btrace.h"
 
+#include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +50,19 @@ int srv_lldb_put_json_text(struct srv *srv, const char *text)
 	if (rsp_escape(&srv->reply, text, len, 2 * len) != len)
 		return -pse_nomem;
 	return 0;
+}
+
+int srv_lldb_reply_json(struct srv *srv, json_t *value)
+{
+	char *text = value ? json_dumps(value, JSON_COMPACT) : NULL;
+	int err;
+
+	json_decref(value);
+	if (!text)
+		return -pse_nomem;
+	err = srv_lldb_put_json_text(srv, text);
+	free(text);
+	return err < 0 ? err : srv_reply;
 }
 
 int srv_lldb_error(struct srv *srv, const char *fmt, ...)

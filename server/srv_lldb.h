@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct json_t;
+
 struct srv;
 struct nat_thread;
 
@@ -41,6 +43,10 @@ void srv_lldb_fini(struct srv *srv);
 /* Reply TEXT (JSON) with the protocol's binary escaping, as LLDB reads
    JSON replies.  */
 int srv_lldb_put_json_text(struct srv *srv, const char *text);
+
+/* Reply VALUE as compact JSON (as srv_lldb_put_json_text) and release
+   it: srv_reply, or -pse_nomem when VALUE is NULL or will not print.  */
+int srv_lldb_reply_json(struct srv *srv, struct json_t *value);
 
 /* Reply "Eff;" and the hex of a message: the form LLDB shows the user
    (StringExtractorGDBRemote's error with text).  */

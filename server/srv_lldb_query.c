@@ -148,7 +148,6 @@ static int srv_threads_info(struct srv *srv)
 {
 	json_t *list = json_array();
 	struct ps_buf name;
-	char *text;
 	int err = 0;
 
 	if (!list)
@@ -169,13 +168,11 @@ static int srv_threads_info(struct srv *srv)
 				err = -pse_nomem;
 		}
 	ps_buf_fini(&name);
-	text = err ? NULL : json_dumps(list, JSON_COMPACT);
-	json_decref(list);
-	if (!text)
+	if (err) {
+		json_decref(list);
 		return -pse_nomem;
-	err = srv_lldb_put_json_text(srv, text);
-	free(text);
-	return err < 0 ? err : srv_reply;
+	}
+	return srv_lldb_reply_json(srv, list);
 }
 
 int srv_handle_lldb_kill(struct srv *srv, const char *pkt, size_t len)

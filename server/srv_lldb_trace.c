@@ -170,9 +170,8 @@ static int srv_lldb_hardware(struct srv *srv)
 static int srv_lldb_supported(struct srv *srv)
 {
 	const char *name = "jLLDBTraceSupported";
-	char reason[256], *text;
+	char reason[256];
 	json_t *o;
-	int err;
 
 	if (!srv_lldb_process(srv, name))
 		return srv_reply;
@@ -186,13 +185,7 @@ static int srv_lldb_supported(struct srv *srv)
 		      "Intel Processor Trace (hardware, through perf)" :
 		      "Intel Processor Trace, written by ptstub's trace "
 		      "emulator (this CPU has no Intel PT)");
-	text = o ? json_dumps(o, JSON_COMPACT) : NULL;
-	json_decref(o);
-	if (!text)
-		return -pse_nomem;
-	err = srv_lldb_put_json_text(srv, text);
-	free(text);
-	return err < 0 ? err : srv_reply;
+	return srv_lldb_reply_json(srv, o);
 }
 
 /* The start options both kinds of tracing share.  */
@@ -476,7 +469,6 @@ static int srv_lldb_get_state(struct srv *srv, json_t *root)
 	struct srv_lldb *st;
 	struct ps_buf buf;
 	int err = 0, emulated = 0;
-	char *text;
 
 	if (!proc || srv_lldb_check_type(srv, root, "jLLDBTraceGetState") < 0)
 		return srv_reply;
@@ -515,13 +507,11 @@ static int srv_lldb_get_state(struct srv *srv, json_t *root)
 	o = json_pack("{s:o, s:o, s:o, s:b}", "tracedThreads", threads,
 		      "processBinaryData", pdata, "warnings", warnings,
 		      "usingCgroupFiltering", 0);
-	text = o && !err ? json_dumps(o, JSON_COMPACT) : NULL;
-	json_decref(o);
-	if (!text)
+	if (err) {
+		json_decref(o);
 		return -pse_nomem;
-	err = srv_lldb_put_json_text(srv, text);
-	free(text);
-	return err < 0 ? err : srv_reply;
+	}
+	return srv_lldb_reply_json(srv, o);
 }
 
 static int srv_lldb_get_data(struct srv *srv, json_t *root)
