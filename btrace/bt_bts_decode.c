@@ -1,6 +1,7 @@
 /* BTS: the blocks of GDB's btrace XML (newest first), walked instruction
    by instruction as GDB does (btrace_compute_ftrace_bts).  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_decode.h"
+#include "btrace/bt_seg.h"
 
 #include <string.h>
 

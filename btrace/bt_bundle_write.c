@@ -1,9 +1,11 @@
-/* The trace bundle writer.  It depends on libc alone so that the stub can
-   link this one object for `monitor btrace save`.  */
+/* The trace bundle writer.  It depends on libc and libdeflate's CRC-32
+   alone so that the stub can link this one object for `monitor btrace
+   save`.  */
 #include "btrace/ptbtrace.h"
 #include "btrace/bt_bundle_format.h"
 
 #include <errno.h>
+#include <libdeflate.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,26 +13,9 @@
 
 uint32_t bt_bundle_crc32(uint32_t crc, const void *data, size_t size)
 {
-	const uint8_t *p = data;
-	uint32_t table[16];
-
-	/* A nibble table built per call keeps the writer free of global state
-	   and is fast enough for trace-sized inputs.  */
-	for (uint32_t i = 0; i < 16; ++i) {
-		uint32_t c = i;
-
-		for (int k = 0; k < 4; ++k)
-			c = (c & 1) ? (c >> 1) ^ 0xedb88320u : c >> 1;
-		table[i] = c;
-	}
-
-	crc = ~crc;
-	for (size_t i = 0; i < size; ++i) {
-		crc ^= p[i];
-		crc = (crc >> 4) ^ table[crc & 0xf];
-		crc = (crc >> 4) ^ table[crc & 0xf];
-	}
-	return ~crc;
+	/* The bundle's CRC is zlib's CRC-32; libdeflate computes it with
+	   folding, which matters for whole separate debug files.  */
+	return libdeflate_crc32(crc, data, size);
 }
 
 struct bt_writer {

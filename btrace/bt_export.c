@@ -1,6 +1,6 @@
 /* Function segments exported for other tools: folded stacks (flame
    graphs) and Chrome's trace event format, with instructions as time.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_history.h"
 #include "btrace/bt_msym_name.h"
 
 #include <stdlib.h>
@@ -103,22 +103,6 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
 	return 0;
 }
 
-static void bt_json_name(FILE *out, const char *text)
-{
-	fputc('"', out);
-	for (; *text; ++text) {
-		unsigned char c = (unsigned char) *text;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
 		     struct bt_diag *diag)
 {
@@ -143,9 +127,9 @@ int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
 		begin = bt_seg_insn_offset(ft, seg);
 		fprintf(out, "%s\n  {\"name\": ", first ? "" : ",");
 		if (errcode)
-			bt_json_name(out, bt_gap_string(ft->format, errcode));
+			bt_json_string(out, bt_gap_string(ft->format, errcode));
 		else
-			bt_json_name(out, bt_export_name(ft, seg, buf,
+			bt_json_string(out, bt_export_name(ft, seg, buf,
 							 sizeof(buf)));
 		fprintf(out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %u, "
 			"\"dur\": %u, \"pid\": %d, \"tid\": %d, \"args\": "

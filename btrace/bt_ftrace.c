@@ -1,7 +1,7 @@
 /* Function segments built with GDB's rules (gdb/btrace.c): a new segment
    on call, return, tail call and change of function; up/prev/next links;
    gaps for decode errors.  Blocks, not instructions, are stored.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_seg.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -495,71 +495,34 @@ static void bt_ftrace_shrink(struct bt_ftrace *ft)
 	}
 }
 
-int bt_ftrace_build(struct bt_ftrace **pft, const struct bt_bundle *bundle,
-		    const struct bt_image *image, struct bt_diag *diag)
+struct bt_ftrace *bt_ftrace_alloc(enum bt_format format,
+				   const struct bt_image *image,
+				   bt_progress_fn *progress, void *ctx)
 {
-	return bt_ftrace_build_progress(pft, bundle, image, diag, NULL, NULL);
-}
+	struct bt_ftrace *ft = calloc(1, sizeof(*ft));
 
-int bt_ftrace_build_progress(struct bt_ftrace **pft,
-			     const struct bt_bundle *bundle,
-			     const struct bt_image *image, struct bt_diag *diag,
-			     bt_progress_fn *progress, void *ctx)
-{
-	return bt_ftrace_build_piped(pft, bundle, image, diag, progress, ctx,
-				     &bt_pt_pipe_default);
-}
-
-int bt_ftrace_build_piped(struct bt_ftrace **pft,
-			  const struct bt_bundle *bundle,
-			  const struct bt_image *image, struct bt_diag *diag,
-			  bt_progress_fn *progress, void *ctx,
-			  const struct bt_pt_pipe *pipe)
-{
-	struct bt_ftrace *ft;
-	int errcode;
-
-	if (!pft || !bundle || !image)
-		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
-
-	ft = calloc(1, sizeof(*ft));
 	if (!ft)
-		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+		return NULL;
 	bt_segs_init(&ft->segs);
-	ft->format = bundle->format;
+	ft->format = format;
 	ft->image = image;
 	ft->min_level = INT_MAX;
 	ft->track_level = 1;
 	ft->progress = progress;
 	ft->progress_ctx = ctx;
+	return ft;
+}
 
-	switch (bundle->format) {
-	case btf_pt:
-		errcode = bt_pt_decode_piped(ft, bundle, diag, pipe);
-		break;
-	case btf_bts:
-		errcode = bt_bts_decode(ft, bundle, diag);
-		break;
-	default:
-		errcode = bt_diag_set(diag, bte_unsupported, 0, 0,
-				      "unknown trace format %d",
-				      (int) bundle->format);
-		break;
-	}
-	if (errcode >= 0 && ft->segs.ngaps)
+int bt_ftrace_finish(struct bt_ftrace *ft, struct bt_diag *diag)
+{
+	if (ft->segs.ngaps)
 		bt_ftrace_bridge_gaps(ft);
-	else if (errcode >= 0)
+	else
 		ft->level = bt_nsegs(ft) ? -ft->min_level : 0;
 	/* A wide value the escape table could not take is a lost trace.  */
-	if (errcode >= 0 && ft->segs.error < 0)
-		errcode = bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
-	if (errcode < 0) {
-		bt_ftrace_free(ft);
-		return errcode;
-	}
-
+	if (ft->segs.error < 0)
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	bt_ftrace_shrink(ft);
-	*pft = ft;
 	return 0;
 }
 

@@ -1,7 +1,7 @@
 /* Bridging gaps in the function trace and normalizing levels, by GDB's
    rules (btrace_bridge_gaps): connect the segments left and right of a
    gap whose back traces match best, wanting many matches first.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_seg.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
    `record function-call-history` does (gdb/record-btrace.c), including
    its window arithmetic: the call iterator below keeps GDB's unsigned
    semantics so that edge cases print the same lines.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_history.h"
 #include "btrace/bt_msym_name.h"
 
 #include <intel-pt.h>

@@ -1,36 +1,58 @@
 /* Arguments of the history commands, parsed as GDB 13.1's record.c does
    (modifiers, then "+", "-", "N", "N,M", "N,+K", "N,-K"), with its
    error messages, so that a script can pass GDB's argument text.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_history.h"
 
 #include <ctype.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *bt_skip_spaces(const char *text)
+const char *bt_arg_skip(const char *text)
 {
 	while (isspace((unsigned char) *text))
 		text++;
 	return text;
 }
 
-/* GDB's get_insn_number: a decimal number after optional spaces.  */
-static int bt_get_number(const char **arg, uint64_t *number,
-			 struct bt_diag *diag)
+/* The digits after optional spaces, or GDB's complaint.  */
+static const char *bt_arg_digits(const char *arg, struct bt_diag *diag)
 {
-	const char *pos = bt_skip_spaces(*arg);
+	const char *pos = bt_arg_skip(arg);
+
+	if (!isdigit((unsigned char) *pos)) {
+		bt_diag_set(diag, bte_invalid, 0, 0,
+			    "Expected positive number, got: %s.", pos);
+		return NULL;
+	}
+	return pos;
+}
+
+int bt_arg_number(const char **arg, uint64_t *number, struct bt_diag *diag)
+{
+	const char *pos = bt_arg_digits(*arg, diag);
 	char *end;
 
-	if (!isdigit((unsigned char) *pos))
-		return bt_diag_set(diag, bte_invalid, 0, 0,
-				   "Expected positive number, got: %s.", pos);
+	if (!pos)
+		return -bte_invalid;
 	*number = strtoull(pos, &end, 10);
 	*arg = end;
 	return 0;
 }
 
-static int bt_no_junk(const char *arg, struct bt_diag *diag)
+int bt_arg_count(const char **arg, int *count, struct bt_diag *diag)
+{
+	const char *pos = bt_arg_digits(*arg, diag);
+	char *end;
+
+	if (!pos)
+		return -bte_invalid;
+	*count = (int) strtol(pos, &end, 10);
+	*arg = end;
+	return 0;
+}
+
+int bt_arg_end(const char *arg, struct bt_diag *diag)
 {
 	if (*arg)
 		return bt_diag_set(diag, bte_invalid, 0, 0,
@@ -86,7 +108,7 @@ static int bt_modifiers(const char **arg, bt_modifier_fn modifier,
 						   *args);
 			flags |= flag;
 		}
-		args = bt_skip_spaces(args);
+		args = bt_arg_skip(args);
 	}
 	*arg = args;
 	return flags;
@@ -108,7 +130,7 @@ static int bt_history_parse(const char *text, bt_modifier_fn modifier,
 		return 0;
 
 	/* GDB's command line drops surrounding white space.  */
-	text = bt_skip_spaces(text);
+	text = bt_arg_skip(text);
 	len = strlen(text);
 	while (len && isspace((unsigned char) text[len - 1]))
 		len--;
@@ -129,40 +151,35 @@ static int bt_history_parse(const char *text, bt_modifier_fn modifier,
 		return flags;
 	}
 
-	errcode = bt_get_number(&arg, &range->begin, diag);
+	errcode = bt_arg_number(&arg, &range->begin, diag);
 	if (errcode < 0)
 		return errcode;
 	range->kind = btcr_from;
 
 	if (*arg != ',')
-		return bt_no_junk(arg, diag) < 0 ? -bte_invalid : flags;
+		return bt_arg_end(arg, diag) < 0 ? -bte_invalid : flags;
 
-	arg = bt_skip_spaces(arg + 1);
+	arg = bt_arg_skip(arg + 1);
 	if (*arg == '+' || *arg == '-') {
 		int negative = *arg == '-';
-		const char *pos = bt_skip_spaces(arg + 1);
-		char *end;
-		long count;
+		int count;
 
-		if (!isdigit((unsigned char) *pos))
-			return bt_diag_set(diag, bte_invalid, 0, 0,
-					   "Expected positive number, got: "
-					   "%s.", pos);
-		count = strtol(pos, &end, 10);
-		errcode = bt_no_junk(end, diag);
+		arg++;
+		errcode = bt_arg_count(&arg, &count, diag);
 		if (errcode < 0)
 			return errcode;
-		/* GDB keeps the size in an int.  */
-		range->count = negative ? -(int64_t) (int) count
-			: (int64_t) (int) count;
+		errcode = bt_arg_end(arg, diag);
+		if (errcode < 0)
+			return errcode;
+		range->count = negative ? -(int64_t) count : (int64_t) count;
 		range->has_count = 1;
 		return flags;
 	}
 
-	errcode = bt_get_number(&arg, &range->end, diag);
+	errcode = bt_arg_number(&arg, &range->end, diag);
 	if (errcode < 0)
 		return errcode;
-	errcode = bt_no_junk(arg, diag);
+	errcode = bt_arg_end(arg, diag);
 	if (errcode < 0)
 		return errcode;
 	range->kind = btcr_between;

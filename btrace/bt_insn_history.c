@@ -2,7 +2,7 @@
    instruction-history` does (gdb/record-btrace.c, disasm.c): its window
    arithmetic over segments (a gap counts as one instruction), GDB's
    line layout, libopcodes' text, and source lines for /m and /s.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_history.h"
 #include "btrace/bt_disasm.h"
 #include "btrace/bt_source.h"
 

@@ -2,6 +2,7 @@
    (gdb/btrace.c: the maint commands): PT packets decoded with libipt's
    packet decoder, pads skipped as GDB does by default; BTS blocks.  */
 #include "btrace/bt_packets.h"
+#include "btrace/bt_history.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -277,52 +278,19 @@ static void bt_print_packet(FILE *out, const struct bt_packets *p,
 	fputc('\n', out);
 }
 
-static const char *bt_skip(const char *text)
-{
-	while (isspace((unsigned char) *text))
-		text++;
-	return text;
-}
-
+/* A packet number: GDB reads it into an unsigned int.  */
 static int bt_get_uint(const char **arg, unsigned int *value,
 		       struct bt_diag *diag)
 {
-	const char *pos = bt_skip(*arg);
-	unsigned long n;
-	char *end;
+	uint64_t n;
+	int errcode = bt_arg_number(arg, &n, diag);
 
-	if (!isdigit((unsigned char) *pos))
-		return bt_diag_set(diag, bte_invalid, 0, 0,
-				   "Expected positive number, got: %s.", pos);
-	n = strtoul(pos, &end, 10);
+	if (errcode < 0)
+		return errcode;
 	if (n > UINT_MAX)
 		return bt_diag_set(diag, bte_invalid, 0, 0,
 				   "Number too big.");
-	*arg = end;
 	*value = (unsigned int) n;
-	return 0;
-}
-
-static int bt_get_size(const char **arg, unsigned int *size,
-		       struct bt_diag *diag)
-{
-	const char *pos = bt_skip(*arg);
-	char *end;
-
-	if (!isdigit((unsigned char) *pos))
-		return bt_diag_set(diag, bte_invalid, 0, 0,
-				   "Expected positive number, got: %s.", pos);
-	/* GDB keeps it in an int, then compares it unsigned.  */
-	*size = (unsigned int) (int) strtol(pos, &end, 10);
-	*arg = end;
-	return 0;
-}
-
-static int bt_junk(const char *arg, struct bt_diag *diag)
-{
-	if (*arg)
-		return bt_diag_set(diag, bte_invalid, 0, 0,
-				   "Junk after argument: %s.", arg);
 	return 0;
 }
 
@@ -352,16 +320,20 @@ static int bt_packet_window(const char *arg, unsigned int end,
 		if (end <= from)
 			return bt_diag_set(diag, bte_range, 0, 0,
 					   "'%u' is out of range.", from);
-		arg = bt_skip(arg);
+		arg = bt_arg_skip(arg);
 		if (*arg == ',') {
-			arg = bt_skip(arg + 1);
+			arg = bt_arg_skip(arg + 1);
 			if (*arg == '+' || *arg == '-') {
 				int back = *arg == '-';
 
 				arg += 1;
-				errcode = bt_get_size(&arg, &size, diag);
-				if (errcode < 0 || bt_junk(arg, diag) < 0)
+				int count;
+
+				errcode = bt_arg_count(&arg, &count, diag);
+				if (errcode < 0 || bt_arg_end(arg, diag) < 0)
 					return -bte_invalid;
+				/* GDB compares the int unsigned.  */
+				size = (unsigned int) count;
 				if (back) {
 					/* Include the first argument's.  */
 					from += 1;
@@ -379,11 +351,11 @@ static int bt_packet_window(const char *arg, unsigned int end,
 				if (errcode < 0)
 					return errcode;
 				to = to < end ? to + 1 : end;
-				if (bt_junk(arg, diag) < 0)
+				if (bt_arg_end(arg, diag) < 0)
 					return -bte_invalid;
 			}
 		} else {
-			if (bt_junk(arg, diag) < 0)
+			if (bt_arg_end(arg, diag) < 0)
 				return -bte_invalid;
 			if (end - from < size)
 				size = end - from;
@@ -413,7 +385,7 @@ static int bt_packet_history_run(FILE *out, const struct bt_packets *p,
 	}
 
 	/* GDB's command line drops surrounding white space.  */
-	range = bt_skip(range ? range : "");
+	range = bt_arg_skip(range ? range : "");
 	len = strlen(range);
 	while (len && isspace((unsigned char) range[len - 1]))
 		len--;

@@ -5,7 +5,8 @@
    segment builder through a bt_blockq, so that decoding and building
    take two cores; they take turns in one thread when no thread can be
    had.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_decode.h"
+#include "btrace/bt_seg.h"
 #include "btrace/bt_blockq.h"
 
 #include <immintrin.h>

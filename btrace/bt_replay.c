@@ -3,7 +3,7 @@
    single steps, gdb/infrun.c for the stepping logic on top of them).
    Frames are function instances: a segment and its prev/next chain, as
    GDB's btrace frame unwinder identifies them; lines come from DWARF.  */
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_history.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,10 +1,16 @@
 /* A small GDB remote-protocol client: packets with acks, binary escapes
    and run-length encoding in replies, and qXfer and vFile reads, for
-   reading a trace from a live stub the way GDB does.  */
+   reading a trace from a live stub the way GDB does.  Like GDB it asks
+   for no-ack mode and the stub's packet size, sends each packet in one
+   write with Nagle off, and reads in large blocks: a request written in
+   pieces, or an ack alone, otherwise waits for the peer's delayed ack
+   (40 ms a packet on Linux).  */
 #include "btrace/bt_rsp.h"
 
 #include <errno.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +21,15 @@ struct bt_rsp {
 	int fd;
 	char *buf;                /* the last reply, unescaped */
 	size_t len, cap;
+	int noack;                /* QStartNoAckMode accepted */
+	size_t chunk;             /* bytes asked for per qXfer or pread */
+	char *out;                /* the request being framed */
+	size_t out_cap;
+	size_t in_pos, in_len;    /* unread bytes in IN */
+	char in[65536];
 };
+
+static int bt_rsp_handshake(struct bt_rsp *r);
 
 int bt_rsp_open(struct bt_rsp **pr, const char *hostport,
 		struct bt_diag *diag)
@@ -57,6 +71,16 @@ int bt_rsp_open(struct bt_rsp **pr, const char *hostport,
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	}
 	r->fd = fd;
+	r->chunk = 0xfff;
+	/* Each request is one write; without this, the next one may wait
+	   for the ack of the last.  Loopback or not, failure is harmless.  */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &(int) { 1 }, sizeof(int));
+	status = bt_rsp_handshake(r);
+	if (status < 0) {
+		bt_rsp_close(r);
+		return bt_diag_set(diag, -status, 0, 0, "%s: no reply from "
+				   "the stub: %s", hostport, bt_errstr(status));
+	}
 	*pr = r;
 	return 0;
 }
@@ -67,18 +91,24 @@ void bt_rsp_close(struct bt_rsp *r)
 		return;
 	close(r->fd);
 	free(r->buf);
+	free(r->out);
 	free(r);
 }
 
 static int bt_rsp_getc(struct bt_rsp *r)
 {
-	unsigned char c;
 	ssize_t n;
 
-	do
-		n = read(r->fd, &c, 1);
-	while (n < 0 && errno == EINTR);
-	return n == 1 ? c : -1;
+	if (r->in_pos == r->in_len) {
+		do
+			n = read(r->fd, r->in, sizeof(r->in));
+		while (n < 0 && errno == EINTR);
+		if (n <= 0)
+			return -1;
+		r->in_pos = 0;
+		r->in_len = (size_t) n;
+	}
+	return (unsigned char) r->in[r->in_pos++];
 }
 
 static int bt_rsp_put(struct bt_rsp *r, const void *data, size_t len)
@@ -162,29 +192,38 @@ static int bt_rsp_read_packet(struct bt_rsp *r)
 	cs[1] = (char) c;
 	cs[2] = 0;
 	if (strtoul(cs, NULL, 16) != (sum & 0xff)) {
-		bt_rsp_put(r, "-", 1);
+		if (!r->noack)
+			bt_rsp_put(r, "-", 1);
 		return -bte_bad_record;
 	}
-	return bt_rsp_put(r, "+", 1);
+	return r->noack ? 0 : bt_rsp_put(r, "+", 1);
 }
 
 int bt_rsp_request(struct bt_rsp *r, const char *command, const char **reply,
 		   size_t *len, struct bt_diag *diag)
 {
 	unsigned int sum = 0;
-	char tail[4];
+	size_t n;
 	int errcode;
 
 	if (!r || !command)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+	n = strlen(command);
+	if (n + 5 > r->out_cap) {
+		char *grown = realloc(r->out, n + 5);
+
+		if (!grown)
+			return bt_diag_set(diag, bte_nomem, 0, 0,
+					   "out of memory");
+		r->out = grown;
+		r->out_cap = n + 5;
+	}
 	for (const char *p = command; *p; ++p)
 		sum += (unsigned char) *p;
-	snprintf(tail, sizeof(tail), "#%02x", sum & 0xff);
-	errcode = bt_rsp_put(r, "$", 1);
-	if (errcode >= 0)
-		errcode = bt_rsp_put(r, command, strlen(command));
-	if (errcode >= 0)
-		errcode = bt_rsp_put(r, tail, 3);
+	r->out[0] = '$';
+	memcpy(r->out + 1, command, n);
+	snprintf(r->out + 1 + n, 4, "#%02x", sum & 0xff);
+	errcode = bt_rsp_put(r, r->out, n + 4);
 	/* Replies to a console notification ('O') come before the real
 	   one only for resumptions, which this client never sends.  */
 	if (errcode >= 0)
@@ -211,8 +250,8 @@ int bt_rsp_qxfer(struct bt_rsp *r, const char *object, const char *annex,
 		char *grown;
 		int errcode;
 
-		snprintf(command, sizeof(command), "qXfer:%s:read:%s:%zx,fff",
-			 object, annex, total);
+		snprintf(command, sizeof(command), "qXfer:%s:read:%s:%zx,%zx",
+			 object, annex, total, r->chunk);
 		errcode = bt_rsp_request(r, command, &reply, &len, diag);
 		if (errcode < 0) {
 			free(out);
@@ -277,8 +316,8 @@ int bt_rsp_read_file(struct bt_rsp *r, const char *path, char **data,
 		long n;
 		char *grown;
 
-		snprintf(command, sizeof(command), "vFile:pread:%lx,fff,%zx",
-			 fd, total);
+		snprintf(command, sizeof(command), "vFile:pread:%lx,%zx,%zx",
+			 fd, r->chunk, total);
 		errcode = bt_rsp_request(r, command, &reply, &len, diag);
 		if (errcode < 0)
 			break;
@@ -313,5 +352,38 @@ int bt_rsp_read_file(struct bt_rsp *r, const char *path, char **data,
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	*data = out;
 	*size = total;
+	return 0;
+}
+
+/* qSupported as GDB sends it first, for the stub's PacketSize (larger
+   chunks, fewer round trips) and no-ack mode.  A stub that knows neither
+   keeps acks and 0xfff-byte chunks; only a lost connection fails.  */
+static int bt_rsp_handshake(struct bt_rsp *r)
+{
+	const char *reply, *size;
+	int errcode;
+
+	errcode = bt_rsp_request(r, "qSupported", &reply, NULL, NULL);
+	if (errcode == -bte_io || errcode == -bte_nomem)
+		return errcode;
+	if (errcode < 0)
+		return 0;
+	size = strstr(reply, "PacketSize=");
+	if (size) {
+		unsigned long packet = strtoul(size + 11, NULL, 16);
+
+		/* Room for the reply's 'm' or 'l', the frame and escapes is
+		   the stub's to keep: it trims what it sends.  */
+		if (packet > 0x1000)
+			r->chunk = packet > 0x100000 ? 0xfffff : packet - 1;
+	}
+	if (!strstr(reply, "QStartNoAckMode+"))
+		return 0;
+	errcode = bt_rsp_request(r, "QStartNoAckMode", &reply, NULL, NULL);
+	if (errcode == -bte_io || errcode == -bte_nomem)
+		return errcode;
+	/* Our ack of the OK went out; from here on neither side acks.  */
+	if (errcode >= 0 && !strcmp(reply, "OK"))
+		r->noack = 1;
 	return 0;
 }

@@ -17,12 +17,13 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_image.c btrace/bt_image.h \
 	btrace/bt_wide.c btrace/bt_wide.h \
 	btrace/bt_segs.c btrace/bt_segs.h \
-	btrace/bt_ftrace.c btrace/bt_ftrace.h \
+	btrace/bt_ftrace.c btrace/bt_ftrace.h btrace/bt_seg.h \
+	btrace/bt_build.c btrace/bt_decode.h \
 	btrace/bt_ftrace_gaps.c \
 	btrace/bt_pt_decode.c \
 	btrace/bt_blockq.c btrace/bt_blockq.h \
 	btrace/bt_bts_decode.c \
-	btrace/bt_history.c \
+	btrace/bt_history.c btrace/bt_history.h \
 	btrace/bt_history_args.c \
 	btrace/bt_insn_history.c \
 	btrace/bt_replay.c \
@@ -30,19 +31,23 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_source.c btrace/bt_source.h \
 	btrace/bt_packets.c btrace/bt_packets.h \
 	btrace/bt_export.c \
+	btrace/bt_export_lldb.c \
+	btrace/bt_export_perf.c btrace/bt_export_perf.h \
+	btrace/bt_perf_data.c btrace/bt_perf_data.h \
 	btrace/bt_xml.c \
 	btrace/bt_rsp.c btrace/bt_rsp.h \
 	btrace/bt_live.c
 btrace_libptbtrace_la_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS) $(LIBDW_CFLAGS) \
-	$(LIBDEFLATE_CFLAGS) $(EXPAT_CFLAGS)
+	$(LIBDEFLATE_CFLAGS) $(EXPAT_CFLAGS) $(JANSSON_CFLAGS)
 btrace_libptbtrace_la_LIBADD = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
-	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) -lpthread
+	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) $(JANSSON_LIBS) -lpthread
 
-# The bundle writer alone (libc only), for the stub's `monitor btrace save`.
+# The bundle writer alone (libc and libdeflate), for the stub's `monitor
+# btrace save`.
 noinst_LIBRARIES += btrace/libptbundle.a
 btrace_libptbundle_a_SOURCES = btrace/bt_bundle_write.c btrace/ptbtrace.h \
 	btrace/bt_bundle_format.h
-btrace_libptbundle_a_CFLAGS = $(AM_CFLAGS)
+btrace_libptbundle_a_CFLAGS = $(AM_CFLAGS) $(LIBDEFLATE_CFLAGS)
 
 bin_PROGRAMS += ptbtrace
 ptbtrace_SOURCES = btrace/ptbtrace_main.c
@@ -56,7 +61,7 @@ BT_SANITIZED_CC_FLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBELF_CFLAGS) $(BT_A
 BT_SANITIZED_LD_FLAGS = $(BT_ASAN)
 BT_TEST_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace_asan.a \
 	-lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBDEFLATE_LIBS) \
-	$(EXPAT_LIBS) -lpthread \
+	$(EXPAT_LIBS) $(JANSSON_LIBS) -lpthread \
 	$(CRITERION_LIBS)
 
 check_LIBRARIES += btrace/libptbtrace_asan.a testsuite/btrace/libbtcorpus.a
@@ -94,7 +99,7 @@ check_PROGRAMS += testsuite/unit/bt_bundle_write_test
 TESTS += testsuite/unit/bt_bundle_write_test
 testsuite_unit_bt_bundle_write_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_bundle_write_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
-testsuite_unit_bt_bundle_write_test_LDADD = $(CRITERION_LIBS)
+testsuite_unit_bt_bundle_write_test_LDADD = $(CRITERION_LIBS) $(LIBDEFLATE_LIBS)
 # The writer alone, as the stub links it, but sanitized.
 testsuite_unit_bt_bundle_write_test_SOURCES = \
 	testsuite/unit/bt_bundle_write_test.c btrace/bt_bundle_write.c
@@ -134,6 +139,12 @@ TESTS += testsuite/unit/bt_ftrace_test
 testsuite_unit_bt_ftrace_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_ftrace_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_ftrace_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_build_test
+TESTS += testsuite/unit/bt_build_test
+testsuite_unit_bt_build_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_build_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_build_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_history_test
 TESTS += testsuite/unit/bt_history_test
@@ -270,3 +281,33 @@ TESTS += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
 EXTRA_DIST += testsuite/btrace/ptbtrace_cli.sh testsuite/btrace/gdb_oracle.sh \
 	testsuite/btrace/memory_check.sh testsuite/btrace/live_info.sh \
 	testsuite/btrace/progress_line.sh
+
+check_PROGRAMS += testsuite/unit/bt_export_lldb_test
+TESTS += testsuite/unit/bt_export_lldb_test
+testsuite_unit_bt_export_lldb_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_export_lldb_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_export_lldb_test_LDADD = $(BT_TEST_LIBS)
+# perf reads ptbtrace's perf.data export: perf's decode of emulated traces
+# against single-step ground truth, its call/return and report views
+# against ptbtrace's, export-to-sqlite.py, and bad input.
+check_PROGRAMS += testsuite/btrace/bt_perf_record
+testsuite_btrace_bt_perf_record_SOURCES = testsuite/btrace/bt_perf_record.c \
+	nat/maps.c nat/maps.h btrace/bt_export_perf.c btrace/bt_perf_data.c \
+	btrace/bt_error.c
+testsuite_btrace_bt_perf_record_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
+testsuite_btrace_bt_perf_record_LDADD = btrace/libptbundle.a $(LIBDEFLATE_LIBS) \
+	$(EMU_DRIVER_LIBS)
+TESTS += testsuite/btrace/perf_export.sh
+EXTRA_DIST += testsuite/btrace/perf_export.sh
+
+check_PROGRAMS += testsuite/unit/bt_perf_data_test
+TESTS += testsuite/unit/bt_perf_data_test
+testsuite_unit_bt_perf_data_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_perf_data_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_perf_data_test_LDADD = $(BT_TEST_LIBS)
+
+check_PROGRAMS += testsuite/unit/bt_export_perf_test
+TESTS += testsuite/unit/bt_export_perf_test
+testsuite_unit_bt_export_perf_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_export_perf_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_export_perf_test_LDADD = $(BT_TEST_LIBS)

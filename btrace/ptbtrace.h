@@ -451,6 +451,20 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ftrace,
 int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace, int pid,
 		     int tid, struct bt_diag *diag);
 
+/* LLDB's intel-pt trace bundle in the folder DIR (created if need be):
+   trace.json, the thread's raw trace and copies of the bundle's
+   anonymous code, so that LLDB's `trace load DIR/trace.json` opens it.
+   PT bundles only (-bte_unsupported for BTS).  */
+int bt_export_lldb(const char *dir, const struct bt_bundle *bundle,
+		   struct bt_diag *diag);
+
+/* The bundle as a perf.data file at PATH that perf decodes with its own
+   decoder: PT as an `intel_pt//u` per-thread recording (no timing), BTS
+   as branch samples.  Written to a temporary file and renamed, so a
+   failure leaves no partial PATH.  */
+int bt_export_perf(const char *path, const struct bt_bundle *bundle,
+		   struct bt_diag *diag);
+
 /* GDB's text for a gap's code in FORMAT ("overflow", a libipt error).  */
 const char *bt_gap_string(enum bt_format format, int errcode);
 

@@ -14,6 +14,7 @@ struct bt_tool {
 	int json;
 	unsigned int size;        /* function-call-history-size; 0 = all */
 	const char *format;       /* export's --format */
+	const char *output;       /* export's -o */
 	const char *command;
 	const char *file;
 	char args[512];           /* the command's arguments, GDB's text */
@@ -46,9 +47,15 @@ static void bt_usage(FILE *out)
 	      "  maint-info                  like `maint info btrace`\n"
 	      "  export --format=folded|chrome  stacks for flame graphs, or\n"
 	      "                              Chrome trace events\n"
+	      "  export --format=perf -o OUT  perf.data for perf script and "
+	      "perf report\n"
+	      "  export --format=lldb DIR    LLDB's trace bundle in DIR "
+	      "(trace load\n"
+	      "                              DIR/trace.json)\n"
 	      "options:\n"
 	      "  --json       print JSON instead of GDB's text\n"
-	      "  --format=F   export's format: folded or chrome\n"
+	      "  --format=F   export's format: folded, chrome, perf or lldb\n"
+	      "  -o FILE      export's output file (perf: required)\n"
 	      "  --size=N     the history window (GDB's "
 	      "function-call-history-size or\n"
 	      "               instruction-history-size, default 10; 0 is "
@@ -71,6 +78,10 @@ static int bt_parse_args(struct bt_tool *tool, int argc, char **argv)
 			tool->json = 1;
 		else if (strncmp(a, "--format=", 9) == 0)
 			tool->format = a + 9;
+		else if (strcmp(a, "-o") == 0 && i + 1 < argc)
+			tool->output = argv[++i];
+		else if (strncmp(a, "--output=", 9) == 0)
+			tool->output = a + 9;
 		else if (strncmp(a, "--size=", 7) == 0) {
 			char *end;
 			unsigned long n;
@@ -430,6 +441,31 @@ static int bt_cmd_replay(const struct bt_tool *tool, struct bt_session *s)
 	return status;
 }
 
+/* perf.data needs the bundle only: no decode, no image.  */
+static int bt_cmd_export_perf(const struct bt_tool *tool)
+{
+	struct bt_bundle bundle;
+	struct bt_diag diag;
+	int status = 0;
+
+	bt_diag_init(&diag);
+	if (tool->args[0] || !tool->output) {
+		fputs("ptbtrace: export --format=perf wants -o FILE and no "
+		      "arguments\n", stderr);
+		return 2;
+	}
+	if (bt_load_input(&bundle, tool->file, &diag) < 0) {
+		bt_diag_print(&diag, tool->file, stderr);
+		return 1;
+	}
+	if (bt_export_perf(tool->output, &bundle, &diag) < 0) {
+		fprintf(stderr, "ptbtrace: %s\n", diag.text);
+		status = 1;
+	}
+	bt_bundle_fini(&bundle);
+	return status;
+}
+
 static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 {
 	struct bt_diag diag;
@@ -437,8 +473,8 @@ static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 
 	bt_diag_init(&diag);
 	if (tool->args[0] || !tool->format) {
-		fputs("ptbtrace: export wants --format=folded|chrome and no "
-		      "arguments\n", stderr);
+		fputs("ptbtrace: export wants --format=folded|chrome|perf and "
+		      "no arguments\n", stderr);
 		return 2;
 	}
 	if (strcmp(tool->format, "folded") == 0)
@@ -458,6 +494,29 @@ static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 	return 0;
 }
 
+/* export --format=lldb DIR FILE: the bundle alone, nothing decoded.  */
+static int bt_cmd_export_lldb(const struct bt_tool *tool)
+{
+	struct bt_bundle bundle;
+	struct bt_diag diag;
+	int status = 0;
+
+	bt_diag_init(&diag);
+	if (!tool->args[0] || strchr(tool->args, ' ')) {
+		fputs("ptbtrace: export --format=lldb wants a folder: "
+		      "export --format=lldb DIR FILE\n", stderr);
+		return 2;
+	}
+	memset(&bundle, 0, sizeof(bundle));
+	if (bt_load_input(&bundle, tool->file, &diag) < 0 ||
+	    bt_export_lldb(tool->args, &bundle, &diag) < 0) {
+		bt_diag_print(&diag, "ptbtrace", stderr);
+		status = 1;
+	}
+	bt_bundle_fini(&bundle);
+	return status;
+}
+
 int main(int argc, char **argv)
 {
 	struct bt_tool tool;
@@ -467,6 +526,12 @@ int main(int argc, char **argv)
 	if (bt_parse_args(&tool, argc, argv) < 0)
 		return 2;
 
+	if (strcmp(tool.command, "export") == 0 && tool.format &&
+	    strcmp(tool.format, "perf") == 0)
+		return bt_cmd_export_perf(&tool);
+	if (strcmp(tool.command, "export") == 0 && tool.format &&
+	    strcmp(tool.format, "lldb") == 0)
+		return bt_cmd_export_lldb(&tool);
 	if (strcmp(tool.command, "packets") == 0 ||
 	    strcmp(tool.command, "maint-info") == 0)
 		return bt_cmd_packets(&tool, tool.file);

@@ -15,14 +15,9 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 
-const char *nat_btrace_kind_name(enum nat_btrace_kind kind)
+const char *nat_btrace_source_name(bool emulated)
 {
-	switch (kind) {
-	case nat_btrace_hw_pt: return "hardware PT";
-	case nat_btrace_hw_bts: return "hardware BTS";
-	case nat_btrace_emu: return "emulated";
-	}
-	return "unknown";
+	return emulated ? "emulated" : "hardware";
 }
 
 static void nat_reason(char *reason, size_t len, const char *text)
@@ -36,7 +31,7 @@ static int nat_btrace_hw(struct nat_btrace *bt, pid_t tid, size_t size,
 {
 	int err;
 
-	if (bt->format == btrace_format_pt) {
+	if (bt->format == trace_format_pt) {
 		err = perf_pt_probe(reason, len);
 		if (err < 0)
 			return err;
@@ -44,7 +39,6 @@ static int nat_btrace_hw(struct nat_btrace *bt, pid_t tid, size_t size,
 		err = perf_pt_open(&bt->pt, tid, size);
 		if (err < 0)
 			nat_reason(reason, len, bt->pt.reason);
-		bt->kind = nat_btrace_hw_pt;
 		bt->size = err < 0 ? 0 : perf_pt_size(&bt->pt);
 		return err;
 	}
@@ -55,7 +49,6 @@ static int nat_btrace_hw(struct nat_btrace *bt, pid_t tid, size_t size,
 	err = perf_bts_open(&bt->bts, tid, size);
 	if (err < 0)
 		nat_reason(reason, len, bt->bts.reason);
-	bt->kind = nat_btrace_hw_bts;
 	bt->size = err < 0 ? 0 : perf_bts_size(&bt->bts);
 	return err;
 }
@@ -75,8 +68,8 @@ size_t nat_btrace_buffer_size(size_t size, size_t page_size)
 }
 
 static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
-			  pid_t tid, size_t size, char *reason, size_t len,
-			  int engine)
+			  pid_t tid, size_t size, uint32_t psb_period,
+			  char *reason, size_t len, int engine)
 {
 	size_t page_size = (size_t) sysconf(_SC_PAGESIZE);
 	int err;
@@ -100,12 +93,11 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 	/* The sizes the kernel would give hardware tracing, so that GDB
 	   shows the same as with gdbserver; less if memory is short, as
 	   gdbserver takes what mmap grants.  */
+	emu_set_psb_period(proc->emu, psb_period);
 	err = -pse_range;
 	for (size = nat_btrace_buffer_size(size, page_size);
 	     size >= page_size; size /= 2) {
-		err = emu_enable(proc->emu, tid,
-				 bt->format == btrace_format_pt ?
-				 emu_format_pt : emu_format_bts, size);
+		err = emu_enable(proc->emu, tid, bt->format, size);
 		if (err != -pse_nomem)
 			break;
 	}
@@ -113,7 +105,7 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 		nat_reason(reason, len, ps_errstr(err));
 		return err;
 	}
-	bt->kind = nat_btrace_emu;
+	bt->emulated = true;
 	bt->size = size;
 	/* A ptrace stop costs about 4x across CPUs: keep the stub and the
 	   traced thread on one.  */
@@ -122,7 +114,7 @@ static int nat_btrace_start_emu(struct nat_process *proc, struct nat_btrace *bt,
 }
 
 int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
-		      enum btrace_format format, size_t size, char *reason,
+		      enum trace_format format, size_t size, char *reason,
 		      size_t reason_len)
 {
 	int policy = target->btrace_policy, err = -pse_unsupported;
@@ -140,15 +132,16 @@ int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
 	if (policy != nat_btrace_emulated)
 		err = nat_btrace_hw(bt, thread->tid, size, reason, reason_len);
 	if (err < 0 && policy != nat_btrace_hardware)
-		err = nat_btrace_start_emu(thread->proc, bt, thread->tid, size, reason,
+		err = nat_btrace_start_emu(thread->proc, bt, thread->tid, size,
+					   target->btrace_psb_period, reason,
 					   reason_len, target->btrace_engine);
 	if (err < 0) {
 		free(bt);
 		return err;
 	}
 	nat_debug(target, "thread %d: %s %s trace, %zu bytes",
-		  (int) thread->tid, nat_btrace_kind_name(bt->kind),
-		  format == btrace_format_pt ? "PT" : "BTS", bt->size);
+		  (int) thread->tid, nat_btrace_source_name(bt->emulated),
+		  format == trace_format_pt ? "PT" : "BTS", bt->size);
 	thread->btrace = bt;
 	return 0;
 }
@@ -158,32 +151,36 @@ int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
 static void nat_btrace_drop_emu(struct nat_process *proc)
 {
 	for (struct nat_thread *t = proc->threads; t; t = t->next)
-		if (t->btrace && t->btrace->kind == nat_btrace_emu)
+		if (t->btrace && t->btrace->emulated)
 			return;
 	if (proc->emu && !proc->emu_borrowed)
 		emu_free(proc->emu);
 	proc->emu = NULL;
 }
 
-int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread)
+void nat_btrace_free(struct nat_thread *thread)
 {
 	struct nat_btrace *bt = thread->btrace;
 
 	if (!bt)
-		return -pse_notfound;
-	switch (bt->kind) {
-	case nat_btrace_hw_pt:
+		return;
+	if (bt->emulated) {
+		if (thread->proc->emu)
+			emu_disable(thread->proc->emu, thread->tid);
+	} else if (bt->format == trace_format_pt) {
 		perf_pt_close(&bt->pt);
-		break;
-	case nat_btrace_hw_bts:
+	} else {
 		perf_bts_close(&bt->bts);
-		break;
-	case nat_btrace_emu:
-		emu_disable(thread->proc->emu, thread->tid);
-		break;
 	}
 	thread->btrace = NULL;
 	free(bt);
+}
+
+int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread)
+{
+	if (!thread->btrace)
+		return -pse_notfound;
+	nat_btrace_free(thread);
 	if (thread->proc->emu)
 		nat_btrace_drop_emu(thread->proc);
 	nat_debug(target, "thread %d: trace off", (int) thread->tid);
@@ -211,12 +208,12 @@ int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 {
 	struct nat_btrace *bt = thread->btrace;
 
-	if (!bt || bt->format != btrace_format_pt)
+	if (!bt || bt->format != trace_format_pt)
 		return -pse_notfound;
 	/* Like gdbserver: PT has no delta; GDB then asks for "new".  */
 	if (type == nat_btrace_read_delta)
 		return -pse_unsupported;
-	if (bt->kind == nat_btrace_hw_pt) {
+	if (!bt->emulated) {
 		uint64_t last = bt->pt.last_head;
 		int err = perf_pt_read(&bt->pt, raw,
 				       type == nat_btrace_read_new);
@@ -233,20 +230,18 @@ int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 }
 
 int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
-			struct perf_bts_blocks *blocks)
+			struct trace_blocks *blocks)
 {
 	struct nat_btrace *bt = thread->btrace;
 	static const enum emu_bts_read_type emu_types[] = {
 		emu_bts_read_all, emu_bts_read_new, emu_bts_read_delta,
 		emu_bts_read_copy,
 	};
-	struct emu_bts_block *emu_blocks = NULL;
-	long n;
-	int err = 0;
+	int err;
 
-	if (!bt || bt->format != btrace_format_bts)
+	if (!bt || bt->format != trace_format_bts)
 		return -pse_notfound;
-	if (bt->kind == nat_btrace_hw_bts) {
+	if (!bt->emulated) {
 		uint64_t pc = (uint64_t) ptrace(PTRACE_PEEKUSER, thread->tid,
 			(void *) offsetof(struct user_regs_struct, rip), 0);
 		static const enum perf_bts_read_type types[] = {
@@ -261,15 +256,8 @@ int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
 		return err;
 	}
 	/* GDB's view of BTS: the newest block ends at the stop pc.  */
-	n = emu_read_bts(thread->proc->emu, thread->tid, emu_types[type], true,
-			 &emu_blocks);
-	if (n < 0)
-		return (int) n;
-	for (long i = 0; i < n && !err; i++)
-		err = perf_bts_blocks_push(blocks, emu_blocks[i].begin,
-					   emu_blocks[i].end);
-	free(emu_blocks);
-	return err;
+	return emu_read_bts(thread->proc->emu, thread->tid, emu_types[type],
+			    true, blocks);
 }
 
 int nat_btrace_status(const struct nat_thread *thread,
@@ -284,50 +272,45 @@ int nat_btrace_status(const struct nat_thread *thread,
 		return -pse_notfound;
 	memset(st, 0, sizeof(*st));
 	st->format = bt->format;
-	st->kind = bt->kind;
+	st->emulated = bt->emulated;
 	st->size = bt->size;
-	switch (bt->kind) {
-	case nat_btrace_hw_pt:
-		perf_pt_status(&bt->pt, &ring);
+	if (!bt->emulated) {
+		if (bt->format == trace_format_pt)
+			perf_pt_status(&bt->pt, &ring);
+		else
+			perf_bts_status(&bt->bts, &ring);
 		st->held = ring.held;
 		st->wraps = (uint64_t) ring.wrapped;
 		st->recorded = ring.held;
-		break;
-	case nat_btrace_hw_bts:
-		perf_bts_status(&bt->bts, &ring);
-		st->held = ring.held;
-		st->wraps = (uint64_t) ring.wrapped;
-		st->recorded = ring.held;
-		break;
-	case nat_btrace_emu:
-		err = emu_status(thread->proc->emu, thread->tid, &es);
-		if (err < 0)
-			return err;
-		st->recorded = bt->format == btrace_format_pt ?
-			es.bytes_recorded : es.blocks;
-		st->held = bt->format == btrace_format_pt ? es.bytes_held
-							  : es.blocks_held;
-		st->wraps = es.wraps;
-		st->cache = es.engine == emu_engine_cache;
-		st->stops = es.stops;
-		st->cc_insns = es.cc_insns;
-		st->cc_branches = es.cc_branches;
-		st->cc_traps = es.cc_traps;
-		st->cc_blocks = es.cc_blocks;
-		st->cc_fallback = es.cc_fallback;
-		break;
+		return 0;
 	}
+	err = emu_status(thread->proc->emu, thread->tid, &es);
+	if (err < 0)
+		return err;
+	st->recorded = bt->format == trace_format_pt ?
+		es.bytes_recorded : es.blocks;
+	st->held = bt->format == trace_format_pt ? es.bytes_held
+						  : es.blocks_held;
+	st->wraps = es.wraps;
+	st->stops = es.stops;
+	st->followed = es.followed;
+	st->cache = es.engine == emu_engine_cache;
+	st->cc_insns = es.cc_insns;
+	st->cc_branches = es.cc_branches;
+	st->cc_traps = es.cc_traps;
+	st->cc_blocks = es.cc_blocks;
+	st->cc_fallback = es.cc_fallback;
 	return 0;
 }
 
-void nat_btrace_cpu(const struct nat_thread *thread, struct btrace_cpu *cpu)
+void nat_btrace_cpu(const struct nat_thread *thread, struct trace_cpu *cpu)
 {
-	struct btrace_cpu host;
+	struct trace_cpu host;
 
 	memset(cpu, 0, sizeof(*cpu));
 	/* Emulated traces come from no real cpu: naming this one could only
 	   bring errata workarounds (or a refusal) that do not apply.  */
-	if (!thread->btrace || thread->btrace->kind == nat_btrace_emu)
+	if (!thread->btrace || thread->btrace->emulated)
 		return;
 	if (cpu_info_read(&host) == 0)
 		cpu_info_for_pt_config(cpu, &host);

@@ -11,7 +11,7 @@
 
 #include "nat/perf_bts.h"
 #include "nat/perf_pt.h"
-#include "xml/btrace_xml.h"
+#include "common/trace.h"
 
 struct nat_target;
 struct nat_thread;
@@ -32,12 +32,6 @@ enum nat_btrace_engine {
 	nat_btrace_engine_cache,
 };
 
-enum nat_btrace_kind {
-	nat_btrace_hw_pt,
-	nat_btrace_hw_bts,
-	nat_btrace_emu,
-};
-
 enum nat_btrace_read {
 	nat_btrace_read_all,
 	nat_btrace_read_new,
@@ -48,8 +42,8 @@ enum nat_btrace_read {
 };
 
 struct nat_btrace {
-	enum btrace_format format;
-	enum nat_btrace_kind kind;
+	enum trace_format format;
+	bool emulated;             /* the emulator records, not perf */
 	size_t size;               /* the buffer size in use */
 	uint64_t read_mark;        /* emulated PT: bytes recorded at the
 				      last read, for "new" */
@@ -58,20 +52,22 @@ struct nat_btrace {
 };
 
 struct nat_btrace_status {
-	enum btrace_format format;
-	enum nat_btrace_kind kind;
+	enum trace_format format;
+	bool emulated;
 	size_t size;
 	uint64_t recorded;         /* bytes (PT) or blocks (BTS) ever */
 	uint64_t held;             /* bytes or blocks in the buffer now */
 	uint64_t wraps;
+	uint64_t stops;            /* emulated: ptrace stops taken */
+	uint64_t followed;         /* emulated: branches passed, no stop */
 	/* Emulated: the engine, and what the code cache did.  */
 	bool cache;
-	uint64_t stops;            /* stops the ptrace engine took */
 	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks;
 	const char *cc_fallback;
 };
 
-const char *nat_btrace_kind_name(enum nat_btrace_kind kind);
+/* "hardware" or "emulated", for status lines.  */
+const char *nat_btrace_source_name(bool emulated);
 
 /* The buffer size hardware tracing gets for a request of SIZE bytes
    (gdbserver's rule, which the emulator follows too): whole pages, at
@@ -82,9 +78,13 @@ size_t nat_btrace_buffer_size(size_t size, size_t page_size);
 /* Start tracing THREAD (stopped) in FORMAT with a buffer of SIZE bytes.
    On failure REASON says why, in words for the client.  */
 int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
-		      enum btrace_format format, size_t size, char *reason,
+		      enum trace_format format, size_t size, char *reason,
 		      size_t reason_len);
 int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread);
+
+/* Close THREAD's trace source and free its trace, whichever source it
+   is; the thread's process keeps its emulator.  */
+void nat_btrace_free(struct nat_thread *thread);
 
 /* THREAD's PT trace (raw bytes) or BTS blocks, per TYPE.  As with
    gdbserver, "new" is the whole trace when anything was recorded since
@@ -92,13 +92,13 @@ int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread);
 int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 		       struct ps_buf *raw);
 int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
-			struct perf_bts_blocks *blocks);
+			struct trace_blocks *blocks);
 
 int nat_btrace_status(const struct nat_thread *thread,
 		      struct nat_btrace_status *status);
 
 /* The cpu to name in a PT trace's configuration; an empty vendor when
    none should be named (emulated traces, cpus libipt does not know).  */
-void nat_btrace_cpu(const struct nat_thread *thread, struct btrace_cpu *cpu);
+void nat_btrace_cpu(const struct nat_thread *thread, struct trace_cpu *cpu);
 
 #endif

@@ -1,4 +1,5 @@
 #include "nat/cpu_info.h"
+#include "common/ps_buf.h"
 #include "common/ps_error.h"
 
 #include <cpuid.h>
@@ -6,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-void cpu_info_decode(struct btrace_cpu *cpu, uint32_t ebx0, uint32_t edx0,
+void cpu_info_decode(struct trace_cpu *cpu, uint32_t ebx0, uint32_t edx0,
 		     uint32_t ecx0, uint32_t eax1)
 {
 	memset(cpu, 0, sizeof(*cpu));
@@ -27,7 +28,7 @@ void cpu_info_decode(struct btrace_cpu *cpu, uint32_t ebx0, uint32_t edx0,
 	cpu->stepping = eax1 & 0xf;
 }
 
-int cpu_info_read(struct btrace_cpu *cpu)
+int cpu_info_read(struct trace_cpu *cpu)
 {
 	unsigned int eax, ebx, ecx, edx, sig, ignore;
 
@@ -39,19 +40,19 @@ int cpu_info_read(struct btrace_cpu *cpu)
 	return 0;
 }
 
-int cpu_info_is_intel(const struct btrace_cpu *cpu)
+int cpu_info_is_intel(const struct trace_cpu *cpu)
 {
 	return strcmp(cpu->vendor, "GenuineIntel") == 0;
 }
 
-int cpu_info_is_amd(const struct btrace_cpu *cpu)
+int cpu_info_is_amd(const struct trace_cpu *cpu)
 {
 	return strcmp(cpu->vendor, "AuthenticAMD") == 0;
 }
 
 /* Nehalem, Westmere, Sandy Bridge and Ivy Bridge: AAJ122 makes BTS
    "from" addresses unreliable after power-state transitions.  */
-static int intel_bts_erratum(const struct btrace_cpu *cpu)
+static int intel_bts_erratum(const struct trace_cpu *cpu)
 {
 	static const unsigned int models[] = {
 		0x1a, 0x1e, 0x1f, 0x2e, 0x25, 0x2c, 0x2f, 0x2a, 0x2d, 0x3a,
@@ -65,7 +66,7 @@ static int intel_bts_erratum(const struct btrace_cpu *cpu)
 	return 0;
 }
 
-int cpu_info_bts_allowed(const struct btrace_cpu *cpu, char *reason,
+int cpu_info_bts_allowed(const struct trace_cpu *cpu, char *reason,
 			 size_t len)
 {
 	if (cpu_info_is_amd(cpu)) {
@@ -80,8 +81,8 @@ int cpu_info_bts_allowed(const struct btrace_cpu *cpu, char *reason,
 	return 0;
 }
 
-int cpu_info_for_pt_config(struct btrace_cpu *out,
-			   const struct btrace_cpu *cpu)
+int cpu_info_for_pt_config(struct trace_cpu *out,
+			   const struct trace_cpu *cpu)
 {
 	struct pt_errata errata;
 	struct pt_cpu pcpu;
@@ -104,5 +105,22 @@ int cpu_info_for_pt_config(struct btrace_cpu *out,
 
 drop:
 	out->vendor[0] = '\0';
+	return 0;
+}
+
+int cpu_info_procfs(struct ps_buf *out)
+{
+	char chunk[4096];
+	size_t n;
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (!f)
+		return -pse_io;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (ps_buf_append(out, chunk, n) < 0) {
+			fclose(f);
+			return -pse_nomem;
+		}
+	fclose(f);
 	return 0;
 }

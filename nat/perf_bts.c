@@ -12,58 +12,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-void perf_bts_blocks_init(struct perf_bts_blocks *blocks)
-{
-	blocks->block = NULL;
-	blocks->len = 0;
-	blocks->cap = 0;
-}
-
-void perf_bts_blocks_fini(struct perf_bts_blocks *blocks)
-{
-	free(blocks->block);
-	perf_bts_blocks_init(blocks);
-}
-
-void perf_bts_blocks_reset(struct perf_bts_blocks *blocks)
-{
-	blocks->len = 0;
-}
-
-/* Make room for N more blocks in one step.  */
-static int blocks_reserve(struct perf_bts_blocks *blocks, size_t n)
-{
-	struct btrace_block *block;
-	size_t cap;
-
-	if (n <= blocks->cap - blocks->len)
-		return 0;
-	if (n > SIZE_MAX / sizeof(*block) / 2 - blocks->len)
-		return -pse_nomem;
-	cap = blocks->cap ? blocks->cap : 64;
-	while (cap < blocks->len + n)
-		cap *= 2;
-	block = realloc(blocks->block, cap * sizeof(*block));
-	if (!block)
-		return -pse_nomem;
-	blocks->block = block;
-	blocks->cap = cap;
-	return 0;
-}
-
-int perf_bts_blocks_push(struct perf_bts_blocks *blocks, uint64_t begin,
-			 uint64_t end)
-{
-	int err = blocks_reserve(blocks, 1);
-
-	if (err < 0)
-		return err;
-	blocks->block[blocks->len].begin = begin;
-	blocks->block[blocks->len].end = end;
-	blocks->len++;
-	return 0;
-}
-
 int perf_bts_is_kernel(uint64_t addr, uint64_t kernel_start)
 {
 	if (kernel_start)
@@ -91,10 +39,10 @@ uint64_t perf_bts_kernel_start(const char *kallsyms)
 	return start;
 }
 
-static void reverse(struct btrace_block *block, size_t n)
+static void reverse(struct trace_block *block, size_t n)
 {
 	for (size_t i = 0; i < n / 2; i++) {
-		struct btrace_block tmp = block[i];
+		struct trace_block tmp = block[i];
 
 		block[i] = block[n - 1 - i];
 		block[n - 1 - i] = tmp;
@@ -103,7 +51,7 @@ static void reverse(struct btrace_block *block, size_t n)
 
 int perf_bts_blocks_from_ring(const struct perf_ring *ring, uint64_t head,
 			      size_t len, uint64_t pc, uint64_t kernel_start,
-			      int keep_oldest, struct perf_bts_blocks *out,
+			      int keep_oldest, struct trace_blocks *out,
 			      int *incomplete)
 {
 	const size_t rec = sizeof(struct perf_bts_sample);
@@ -118,7 +66,7 @@ int perf_bts_blocks_from_ring(const struct perf_ring *ring, uint64_t head,
 	/* Whole samples only, walking back from the newest: the oldest
 	   bytes may be the tail of a sample that was overwritten.  */
 	count = len / rec;
-	err = blocks_reserve(out, count + 1);
+	err = trace_blocks_reserve(out, count + 1);
 	if (err < 0)
 		return err;
 
@@ -137,11 +85,11 @@ int perf_bts_blocks_from_ring(const struct perf_ring *ring, uint64_t head,
 		   space; those into the kernel are suppressed.  Drop both.  */
 		if (perf_bts_is_kernel(sample.from, kernel_start))
 			continue;
-		perf_bts_blocks_push(out, sample.to, end);
+		trace_blocks_push(out, sample.to, end);
 		end = sample.from;
 	}
 	if (keep_oldest)
-		perf_bts_blocks_push(out, 0, end);
+		trace_blocks_push(out, 0, end);
 
 	reverse(out->block + first, out->len - first);
 	return 0;
@@ -188,7 +136,7 @@ static void bts_attr(struct perf_event_attr *attr)
 int perf_bts_probe(char *reason, size_t len)
 {
 	struct perf_event_attr attr;
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 	int fd, err, errnum;
 
 	if (cpu_info_read(&cpu) == 0) {
@@ -265,7 +213,7 @@ static void release(struct perf_bts *bts)
 int perf_bts_open(struct perf_bts *bts, pid_t tid, size_t size)
 {
 	struct perf_event_attr attr;
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 	size_t page_size = (size_t) sysconf(_SC_PAGESIZE), pages;
 	char why[128];
 	int err;
@@ -312,7 +260,7 @@ int perf_bts_open(struct perf_bts *bts, pid_t tid, size_t size)
 	return 0;
 }
 
-int perf_bts_read(struct perf_bts *bts, struct perf_bts_blocks *out,
+int perf_bts_read(struct perf_bts *bts, struct trace_blocks *out,
 		  enum perf_bts_read_type type, uint64_t pc)
 {
 	size_t first = out->len, len;

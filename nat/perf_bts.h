@@ -5,25 +5,12 @@
 #define PERF_BTS_H
 
 #include "nat/perf_ring.h"
-#include "xml/btrace_xml.h"
+#include "common/trace.h"
 
 #include <linux/perf_event.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
-
-/* A growable array of blocks, in execution order (oldest first).  */
-struct perf_bts_blocks {
-	struct btrace_block *block;
-	size_t len;
-	size_t cap;
-};
-
-void perf_bts_blocks_init(struct perf_bts_blocks *blocks);
-void perf_bts_blocks_fini(struct perf_bts_blocks *blocks);
-void perf_bts_blocks_reset(struct perf_bts_blocks *blocks);
-int perf_bts_blocks_push(struct perf_bts_blocks *blocks, uint64_t begin,
-			 uint64_t end);
 
 /* How much to read, as qXfer:btrace:read's annexes ask.  */
 enum perf_bts_read_type {
@@ -57,7 +44,7 @@ uint64_t perf_bts_kernel_start(const char *kallsyms);
    incomplete").  */
 int perf_bts_blocks_from_ring(const struct perf_ring *ring, uint64_t head,
 			      size_t len, uint64_t pc, uint64_t kernel_start,
-			      int keep_oldest, struct perf_bts_blocks *out,
+			      int keep_oldest, struct trace_blocks *out,
 			      int *incomplete);
 
 /* Whether BTS can be used: 0, or negative with REASON (LEN bytes) saying
@@ -96,7 +83,7 @@ int perf_bts_attach(struct perf_bts *bts, void *map, size_t map_len,
    PC.  "new" appends nothing when data_head has not moved; "delta"
    fails with -pse_nospace when the ring overflowed since the last read
    (gdbserver: "E.Overflow.").  */
-int perf_bts_read(struct perf_bts *bts, struct perf_bts_blocks *out,
+int perf_bts_read(struct perf_bts *bts, struct trace_blocks *out,
 		  enum perf_bts_read_type type, uint64_t pc);
 
 void perf_bts_status(const struct perf_bts *bts, struct perf_ring_status *st);

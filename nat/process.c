@@ -28,15 +28,8 @@ struct nat_process *nat_add_process(struct nat_target *target, pid_t pid)
 
 static void nat_free_thread(struct nat_thread *thread)
 {
-	if (thread->btrace) {
-		if (thread->btrace->kind == nat_btrace_hw_pt)
-			perf_pt_close(&thread->btrace->pt);
-		else if (thread->btrace->kind == nat_btrace_hw_bts)
-			perf_bts_close(&thread->btrace->bts);
-		else if (thread->proc->emu)
-			emu_disable(thread->proc->emu, thread->tid);
-		free(thread->btrace);
-	}
+	if (thread->btrace)
+		nat_btrace_free(thread);
 	free(thread->regs);
 	free(thread);
 }

@@ -88,6 +88,29 @@ int procinfo_thread_name(pid_t pid, pid_t tid, struct ps_buf *name)
 	return ps_buf_append(name, comm, (size_t) n);
 }
 
+int procinfo_ids(pid_t pid, struct procinfo_ids *ids)
+{
+	char file[64], status[4096];
+	const char *p;
+	long n;
+
+	snprintf(file, sizeof(file), "/proc/%d/status", (int) pid);
+	n = read_small(file, status, sizeof(status));
+	if (n < 0)
+		return proc_error(errno, pid, 0);
+	memset(ids, 0, sizeof(*ids));
+	p = strstr(status, "\nPPid:");
+	if (!p || sscanf(p, "\nPPid: %ld", &ids->ppid) != 1)
+		return -pse_io;
+	p = strstr(status, "\nUid:");
+	if (!p || sscanf(p, "\nUid: %ld %ld", &ids->uid, &ids->euid) != 2)
+		return -pse_io;
+	p = strstr(status, "\nGid:");
+	if (!p || sscanf(p, "\nGid: %ld %ld", &ids->gid, &ids->egid) != 2)
+		return -pse_io;
+	return 0;
+}
+
 int procinfo_thread_core(pid_t pid, pid_t tid)
 {
 	/* Field 39 (processor) of stat; fields count from 1 and the second,

@@ -18,6 +18,14 @@ int procinfo_exe_path(pid_t pid, struct ps_buf *path);
 /* Append thread TID's name (its comm, without the newline) to NAME.  */
 int procinfo_thread_name(pid_t pid, pid_t tid, struct ps_buf *name);
 
+/* PID's parent and its real and effective user and group ids, from
+   /proc/PID/status (LLDB's qProcessInfo).  */
+struct procinfo_ids {
+	long ppid;
+	long uid, euid, gid, egid;
+};
+int procinfo_ids(pid_t pid, struct procinfo_ids *ids);
+
 /* The CPU thread TID last ran on (>= 0).  */
 int procinfo_thread_core(pid_t pid, pid_t tid);
 

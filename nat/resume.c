@@ -6,14 +6,60 @@
 #include "common/ps_error.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* Whether TID is dead or dying (a zombie, or gone): a SIGKILL ended it
+   while the stub held it stopped, so ptrace refuses it, and the wait is
+   what reports its end.  */
+static int nat_thread_dying(pid_t tid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int) tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT || errno == ESRCH;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 1;
+	buf[n] = 0;
+	paren = strrchr(buf, ')');
+	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+}
+
+static int nat_thread_resume_once(struct nat_thread *thread,
+				  enum nat_resume_kind kind, int sig);
+
+/* A thread killed while stopped cannot be resumed, but is not an error:
+   it counts as running, and the wait reports how it ended (gdbserver
+   does the same).  Otherwise the client, told "E", would retry for
+   ever.  */
 int nat_thread_resume(struct nat_thread *thread, enum nat_resume_kind kind,
 		      int sig)
+{
+	int err = nat_thread_resume_once(thread, kind, sig);
+
+	if (err < 0 && nat_thread_dying(thread->tid)) {
+		thread->state = nat_thread_running;
+		thread->stepping = kind == nat_resume_step;
+		thread->regs_valid = 0;
+		return 0;
+	}
+	return err;
+}
+
+static int nat_thread_resume_once(struct nat_thread *thread,
+				  enum nat_resume_kind kind, int sig)
 {
 	int request = kind == nat_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT;
 	int err;

@@ -5,6 +5,7 @@
 #include "common/ps_hex.h"
 
 #include <elf.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -102,10 +103,11 @@ static int find_dynamic(pid_t pid, const struct svr4_reader *r,
 	return err;
 }
 
-/* The address of r_debug from DT_DEBUG: 0 until the dynamic linker has
-   set it up, -pse_notfound when there is no DT_DEBUG at all.  */
-static int find_r_debug(pid_t pid, const struct svr4_reader *r,
-			uint64_t *r_debug)
+/* The address of r_debug from DT_DEBUG (and, in SLOT, where DT_DEBUG's
+   value is): 0 until the dynamic linker has set it up, -pse_notfound
+   when there is no DT_DEBUG at all.  */
+static int find_debug(pid_t pid, const struct svr4_reader *r,
+		      uint64_t *r_debug, uint64_t *slot)
 {
 	uint64_t dyn_addr = 0, dyn_size = 0;
 	Elf64_Dyn *dyn;
@@ -131,12 +133,30 @@ static int find_r_debug(pid_t pid, const struct svr4_reader *r,
 			break;
 		if (dyn[i].d_tag == DT_DEBUG) {
 			*r_debug = dyn[i].d_un.d_val;
+			*slot = dyn_addr + i * sizeof(*dyn) +
+				offsetof(Elf64_Dyn, d_un);
 			err = 0;
 			break;
 		}
 	}
 	free(dyn);
 	return got < 0 ? (int) got : err;
+}
+
+static int find_r_debug(pid_t pid, const struct svr4_reader *r,
+			uint64_t *r_debug)
+{
+	uint64_t slot;
+
+	return find_debug(pid, r, r_debug, &slot);
+}
+
+int svr4_debug_slot(pid_t pid, svr4_read_fn read, void *ctx, uint64_t *slot)
+{
+	struct svr4_reader r = { read, ctx };
+	uint64_t r_debug;
+
+	return find_debug(pid, &r, &r_debug, slot);
 }
 
 /* One annex value: hex up to ';' or the end (empty reads as 0).  */

@@ -26,4 +26,10 @@ typedef long (*svr4_read_fn)(void *ctx, uint64_t addr, void *buf,
 int svr4_library_list(pid_t pid, svr4_read_fn read, void *ctx,
 		      const char *annex, struct ps_buf *xml);
 
+/* Where the main executable's DT_DEBUG value (the pointer to r_debug)
+   is in PID's memory, for LLDB's qShlibInfoAddr; -pse_notfound without
+   DT_DEBUG.  */
+int svr4_debug_slot(pid_t pid, svr4_read_fn read, void *ctx,
+		    uint64_t *slot);
+
 #endif

@@ -160,6 +160,14 @@ struct nat_target {
 	struct { pid_t tid; int status; } orphans[64];
 	unsigned norphans;
 	FILE *debug;          /* --debug log, or NULL */
+
+	/* Called with each new thread of a process, stopped before its
+	   first instruction (a process-wide trace starts tracing it).  */
+	void (*on_new_thread)(void *ctx, struct nat_thread *thread);
+	void *on_new_thread_ctx;
+	/* Bytes between PSB+ in emulated PT traces enabled from now on
+	   (0: the emulator's default).  */
+	uint32_t btrace_psb_period;
 };
 
 
@@ -179,6 +187,10 @@ struct nat_wait_hook {
 	int fd;
 	int (*readable)(void *ctx);
 	void *ctx;
+	/* If set: called about every TICK_MS while the inferior runs (the
+	   stub's progress lines); a negative return stops waiting.  */
+	int (*tick)(void *ctx);
+	int tick_ms;
 };
 
 int nat_target_init(struct nat_target *target);

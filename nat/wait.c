@@ -20,6 +20,7 @@
 #include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { nat_consumed, nat_reportable, nat_gone };
@@ -164,6 +165,8 @@ static int nat_handle_clone(struct nat_target *target,
 		child->resumed = thread->resumed;
 		child->resume_kind = nat_resume_cont;
 		nat_debug(target, "new thread %d", (int) msg);
+		if (target->on_new_thread)
+			target->on_new_thread(target->on_new_thread_ctx, child);
 		nat_resume_quietly(child, stopping);
 	}
 	nat_resume_quietly(thread, stopping);
@@ -612,16 +615,49 @@ static int nat_wait_blocking(struct nat_target *target,
 	return 0;
 }
 
+static int64_t nat_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The hook's tick, when due: 0, or its error.  *TIMEOUT: milliseconds
+   to the next one for poll (-1 without a tick).  */
+static int nat_wait_tick(const struct nat_wait_hook *hook, int64_t *next,
+			 int *timeout)
+{
+	int64_t now;
+
+	*timeout = -1;
+	if (!hook || !hook->tick || hook->tick_ms <= 0)
+		return 0;
+	now = nat_now_ms();
+	if (!*next)
+		*next = now + hook->tick_ms;
+	if (now >= *next) {
+		int r = hook->tick(hook->ctx);
+
+		if (r < 0)
+			return r;
+		*next = now + hook->tick_ms;
+	}
+	*timeout = (int) (*next - now);
+	return 0;
+}
+
 static int nat_wait_loop(struct nat_target *target, struct nat_event *ev,
 			 const struct nat_wait_hook *hook,
 			 struct nat_block *blk)
 {
 	bool collect = true;
+	int64_t next_tick = 0;
 
 	for (;;) {
 		struct nat_thread *thread;
 		struct pollfd fds[2];
-		int nfds = 1;
+		int nfds = 1, timeout, r;
 
 		if (collect)
 			nat_collect(target);
@@ -653,9 +689,12 @@ static int nat_wait_loop(struct nat_target *target, struct nat_event *ev,
 			return 0;
 		}
 
+		r = nat_wait_tick(hook, &next_tick, &timeout);
+		if (r < 0)
+			return r;
 		if (hook && hook->fd >= 0 && nat_emulating(target) &&
 		    nat_block_arm(blk) == 0) {
-			int r = nat_wait_blocking(target, hook, blk, &collect);
+			r = nat_wait_blocking(target, hook, blk, &collect);
 
 			if (r < 0)
 				return r;
@@ -669,7 +708,7 @@ static int nat_wait_loop(struct nat_target *target, struct nat_event *ev,
 			fds[1].events = POLLIN;
 			nfds = 2;
 		}
-		if (poll(fds, nfds, -1) < 0) {
+		if (poll(fds, nfds, timeout) < 0) {
 			if (errno == EINTR)
 				continue;
 			return -pse_io;
@@ -677,7 +716,7 @@ static int nat_wait_loop(struct nat_target *target, struct nat_event *ev,
 		if (fds[0].revents)
 			nat_drain_sigchld(target);
 		if (nfds == 2 && fds[1].revents) {
-			int r = nat_client_input(target, hook);
+			r = nat_client_input(target, hook);
 
 			if (r < 0)
 				return r;

@@ -1,6 +1,7 @@
 /* Which handler takes a packet.  Unknown packets get the empty reply, as
    the protocol asks.  */
 #include "server/server.h"
+#include "server/srv_lldb.h"
 
 struct srv_route {
 	const char *prefix;
@@ -15,6 +16,12 @@ static const struct srv_route srv_routes[] = {
 	{ "qfThreadInfo", srv_handle_threads },
 	{ "qsThreadInfo", srv_handle_threads },
 	{ "qC", srv_handle_threads },
+	{ "qHostInfo", srv_handle_lldb_query },
+	{ "qProcessInfo", srv_handle_lldb_query },
+	{ "qShlibInfoAddr", srv_handle_lldb_query },
+	{ "qMemoryRegionInfo", srv_handle_lldb_query },
+	{ "jThreadsInfo", srv_handle_lldb_query },
+	{ "jLLDBTrace", srv_handle_lldb_trace },
 	{ "q", srv_handle_query },
 	{ "QStartNoAckMode", srv_handle_query },
 	{ "QNonStop:", srv_handle_nonstop },
@@ -29,7 +36,7 @@ static const struct srv_route srv_routes[] = {
 	{ "vFile:", srv_handle_general },
 	{ "?", srv_handle_nonstop },
 	{ "!", srv_handle_process },
-	{ "k", srv_handle_process },
+	{ "k", srv_handle_lldb_kill },
 	{ "D", srv_handle_process },
 	{ "R", srv_handle_process },
 	{ "g", srv_handle_regs },

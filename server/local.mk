@@ -10,6 +10,11 @@ server_libpsserver_a_SOURCES = \
 	server/srv_osdata.c server/srv_osdata.h \
 	server/srv_osdata_sys.c server/srv_osdata_sys.h \
 	server/srv_notif.c server/srv_notif.h server/srv_nonstop.c
+server_libpsserver_a_SOURCES += server/srv_progress.c server/srv_progress.h
+
+# LLDB, the second client: its queries and trace packets.
+server_libpsserver_a_SOURCES += server/srv_lldb.c server/srv_lldb.h \
+	server/srv_lldb_query.c server/srv_lldb_trace.c
 
 bin_PROGRAMS += ptstub
 ptstub_SOURCES = server/main.c
@@ -17,8 +22,8 @@ PTSTUB_LIBS = server/libpsserver.a server/libpsagent.a server/libpshostio.a \
 	server/libpsrsp.a \
 	btrace/libptbundle.a nat/libpsinfo.a nat/libpsnat.a nat/emu/libpsemu.a nat/libpsmem.a \
 	nat/libpshw.a nat/libpsregs.a xml/libpsxml.a xml/libpsbtxml.a \
-	common/libpscommon.a
-ptstub_LDADD = $(PTSTUB_LIBS) -lipt -lZydis $(LIBELF_LIBS)
+	common/libpscommon.a $(LIBDEFLATE_LIBS)
+ptstub_LDADD = $(PTSTUB_LIBS) -lipt -lZydis $(LIBELF_LIBS) $(JANSSON_LIBS)
 
 # The btrace packets' tests use the packet handlers' fixture
 # (testsuite/unit/srv_fixture.h, server/srvtest.mk).

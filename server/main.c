@@ -8,10 +8,12 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static void usage(FILE *out)
@@ -105,6 +107,60 @@ static int parse_wrapper(int argc, char **argv, int i, struct ps_buf *wrapper)
 	if (i == first || i == argc)
 		return -1;
 	return i + 1;
+}
+
+/* ptstub runs what any client asks, as its own user: say so when the
+   network can reach it (a host was named that is not loopback).  */
+static void ptstub_warn_exposure(const struct rsp_listener *l,
+				 const char *comm)
+{
+	int exposure = rsp_listen_exposure(l);
+	const struct passwd *pw = getpwuid(geteuid());
+	char user[64];
+
+	if (exposure == rsp_exposed_none)
+		return;
+	if (pw)
+		snprintf(user, sizeof(user), "%s", pw->pw_name);
+	else
+		snprintf(user, sizeof(user), "uid %d", (int) geteuid());
+	fprintf(stderr, "Warning: listening on %s (%s): anyone who can "
+		"reach port %d can run programs and read or write files as "
+		"user %s.  Use :%d for this machine only (an SSH tunnel "
+		"reaches it from elsewhere).\n",
+		exposure == rsp_exposed_all ? "every network interface"
+		: "a network address", comm, rsp_listen_port(l), user,
+		rsp_listen_port(l));
+}
+
+/* SIGTERM, SIGHUP: end the way a client's leaving ends the session, so
+   that release_all runs (an attached process is detached with its
+   breakpoints and the emulator's traps taken out, not left to die of
+   SIGTRAP).  The handler only records the signal and shuts the sockets
+   down: every wait ptstub blocks in then sees the connection end.  The
+   one global state of ptstub, because a handler needs it.  */
+static volatile sig_atomic_t term_signal, term_conn_fd = -1,
+	term_listen_fd = -1;
+
+static void on_terminate(int sig)
+{
+	term_signal = sig;
+	if (term_conn_fd >= 0 && shutdown(term_conn_fd, SHUT_RDWR) < 0)
+		close(term_conn_fd);   /* stdio: not a socket */
+	if (term_listen_fd >= 0)
+		shutdown(term_listen_fd, SHUT_RDWR);
+}
+
+static void catch_terminate(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_terminate;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: a blocked accept or poll returns at once.  */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }
 
 /* A process ptstub started dies with the session; one it attached to
@@ -271,6 +327,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	ptstub_warn_exposure(&listener, comm);
+	term_listen_fd = listener.fd;
+	catch_terminate();
 	if (attach)
 		err = srv_attach_program(&srv, attach_pid);
 	else if (optind < argc)
@@ -306,13 +365,18 @@ int main(int argc, char **argv)
 			rsp_conn_set_debug(&conn, opts.debug_file ? opts.debug_file
 								 : stderr);
 		/* Like gdbserver: with --once nobody else may connect.  */
-		if (opts.once && !opts.stdio)
+		if (opts.once && !opts.stdio) {
+			term_listen_fd = -1;
 			rsp_listen_close(&listener);
-		err = srv_serve(&srv, &conn);
+		}
+		term_conn_fd = opts.stdio ? 0 : fd;
+		if (!term_signal)
+			err = srv_serve(&srv, &conn);
+		term_conn_fd = -1;
 		rsp_conn_fini(&conn);
 		if (!opts.stdio)
 			close(fd);
-		if (srv.exit_server || opts.once || opts.stdio)
+		if (srv.exit_server || opts.once || opts.stdio || term_signal)
 			break;
 		if (!opts.multi && !nat_first_process(&target))
 			break;
@@ -321,6 +385,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Listening on port %d\n", rsp_listen_port(&listener));
 	}
 
+	if (term_signal)
+		fprintf(stderr, "ptstub: %s: killing the programs it started, "
+			"detaching from those it attached to.\n",
+			strsignal(term_signal));
 	release_all(&target);
 	srv_process_fini(&srv);
 	srv_monitor_fini(&srv);
@@ -328,5 +396,5 @@ int main(int argc, char **argv)
 	rsp_listen_fini(&listener);
 	nat_target_fini(&target);
 	ps_buf_fini(&wrapper);
-	return 0;
+	return term_signal ? 128 + term_signal : 0;
 }

@@ -159,6 +159,33 @@ int rsp_listen_open(struct rsp_listener *l, const char *comm)
 	return 0;
 }
 
+int rsp_listen_exposure(const struct rsp_listener *l)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+
+	if (l->fd < 0 || getsockname(l->fd, (struct sockaddr *) &ss, &len) < 0)
+		return rsp_exposed_none;
+	if (ss.ss_family == AF_INET) {
+		uint32_t a = ntohl(((struct sockaddr_in *) &ss)->sin_addr.s_addr);
+
+		if (a == INADDR_ANY)
+			return rsp_exposed_all;
+		return (a >> 24) == 127 ? rsp_exposed_none : rsp_exposed_one;
+	}
+	if (ss.ss_family == AF_INET6) {
+		const struct in6_addr *a = &((struct sockaddr_in6 *) &ss)->sin6_addr;
+
+		if (IN6_IS_ADDR_UNSPECIFIED(a))
+			return rsp_exposed_all;
+		if (IN6_IS_ADDR_LOOPBACK(a) ||
+		    (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127))
+			return rsp_exposed_none;
+		return rsp_exposed_one;
+	}
+	return rsp_exposed_none;
+}
+
 const char *rsp_listen_error(const struct rsp_listener *l)
 {
 	return l->error;

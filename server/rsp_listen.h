@@ -28,6 +28,17 @@ int rsp_listen_open(struct rsp_listener *l, const char *comm);
 /* The message for the last failed open ("" after a success).  */
 const char *rsp_listen_error(const struct rsp_listener *l);
 
+/* Who can reach the listening socket: this machine only (a loopback
+   address, or stdio), the network through one address, or every
+   interface (0.0.0.0, ::).  The last two get a warning at start: anyone
+   who connects can run programs as the stub's user.  */
+enum rsp_exposure {
+	rsp_exposed_none,
+	rsp_exposed_one,
+	rsp_exposed_all,
+};
+int rsp_listen_exposure(const struct rsp_listener *l);
+
 /* Whether the listener stands for stdin/stdout.  */
 int rsp_listen_is_stdio(const struct rsp_listener *l);
 

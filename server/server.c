@@ -1,6 +1,7 @@
 /* A client connection: the packet loop (all-stop, or non-stop with
    srv_nonstop.c), errors, and the selected thread.  */
 #include "server/server.h"
+#include "server/srv_lldb.h"
 #include "common/ps_error.h"
 #include "nat/amd64_regs.h"
 
@@ -26,12 +27,14 @@ int srv_init(struct srv *srv, struct nat_target *target,
 	ps_buf_init(&srv->reply);
 	ps_buf_init(&srv->scratch);
 	srv_notif_queue_init(&srv->notifs);
+	srv_progress_init(&srv->progress);
 	return 0;
 }
 
 void srv_fini(struct srv *srv)
 {
 	srv_settings_fini(srv);
+	srv_lldb_fini(srv);
 	ax_cond_list_fini(&srv->conds_sw);
 	ax_cond_list_fini(&srv->conds_hw);
 	hostio_fini(&srv->hostio);
@@ -170,6 +173,7 @@ int srv_wait_and_reply(struct srv *srv)
 	int err;
 
 	srv->running = 1;
+	srv_progress_start(srv, &hook);
 	/* Bytes already buffered do not wake poll: look at them first.  */
 	err = rsp_conn_check_interrupt(srv->conn);
 	if (err < 0)
@@ -203,6 +207,8 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	srv->no_resumed = 0;
 	srv->extended = srv->opts->multi;
 	srv->disconnect = 0;
+	if (srv->lldb)
+		srv->lldb->client = 0;
 	srv->target->report_fork = 0;
 	srv->target->report_vfork = 0;
 	srv->target->report_exec = 0;

@@ -15,6 +15,7 @@
 #include "server/rsp_conn.h"
 #include "server/rsp_parse.h"
 #include "server/srv_notif.h"
+#include "server/srv_progress.h"
 
 /* The PacketSize we advertise (and so the largest reply we build).  */
 #define SRV_PACKET_SIZE 0x20000
@@ -34,6 +35,8 @@ enum srv_disable {
 	srv_disable_qfthreadinfo = 1 << 3,
 	srv_disable_t = 1 << 4,         /* S replies instead of T */
 };
+
+struct srv_lldb;
 
 struct srv_options {
 	int once;
@@ -100,8 +103,14 @@ struct srv {
 	char xfer_object[32];
 	char xfer_annex[256];
 
+	/* Console lines during a long recorded run.  */
+	struct srv_progress progress;
+
 	struct ps_buf reply;
 	struct ps_buf scratch;
+
+	/* LLDB's trace state (server/srv_lldb.h), NULL until LLDB asks.  */
+	struct srv_lldb *lldb;
 };
 
 /* The server lives as long as ptstub; connections come and go.  */

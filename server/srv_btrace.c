@@ -24,10 +24,10 @@ static struct nat_thread *srv_btrace_thread(struct srv *srv)
 	return thread;
 }
 
-static int srv_btrace_enable(struct srv *srv, enum btrace_format format)
+static int srv_btrace_enable(struct srv *srv, enum trace_format format)
 {
 	struct nat_thread *thread = srv_btrace_thread(srv);
-	size_t size = format == btrace_format_pt ? srv->btrace_pt_size
+	size_t size = format == trace_format_pt ? srv->btrace_pt_size
 						 : srv->btrace_bts_size;
 	char reason[256];
 
@@ -84,9 +84,9 @@ int srv_handle_btrace(struct srv *srv, const char *pkt, size_t len)
 	if (!srv_btrace_thread(srv))
 		return srv_reply;
 	if (!strcmp(pkt, "Qbtrace:bts"))
-		return srv_btrace_enable(srv, btrace_format_bts);
+		return srv_btrace_enable(srv, trace_format_bts);
 	if (!strcmp(pkt, "Qbtrace:pt"))
-		return srv_btrace_enable(srv, btrace_format_pt);
+		return srv_btrace_enable(srv, trace_format_pt);
 	if (!strcmp(pkt, "Qbtrace:off")) {
 		struct nat_thread *thread = srv_general_thread(srv);
 
@@ -105,8 +105,8 @@ static int srv_btrace_data(struct srv *srv, struct nat_thread *thread,
 {
 	int err;
 
-	if (thread->btrace->format == btrace_format_pt) {
-		struct btrace_cpu cpu;
+	if (thread->btrace->format == trace_format_pt) {
+		struct trace_cpu cpu;
 		struct ps_buf raw;
 
 		ps_buf_init(&raw);
@@ -117,13 +117,13 @@ static int srv_btrace_data(struct srv *srv, struct nat_thread *thread,
 		}
 		ps_buf_fini(&raw);
 	} else {
-		struct perf_bts_blocks blocks;
+		struct trace_blocks blocks;
 
-		perf_bts_blocks_init(&blocks);
+		trace_blocks_init(&blocks);
 		err = nat_btrace_read_bts(thread, type, &blocks);
 		if (err == 0)
 			err = btrace_xml_bts(out, blocks.block, blocks.len);
-		perf_bts_blocks_fini(&blocks);
+		trace_blocks_fini(&blocks);
 		if (err == -pse_nospace)
 			return srv_error_text(srv, "Overflow."), err;
 	}

@@ -1,5 +1,6 @@
 /* `monitor btrace save FILE`: the selected thread's trace bundle, for
    ptbtrace to decode away from the process (format in btrace/).  */
+#define _GNU_SOURCE /* strerrorname_np */
 #include "server/server.h"
 #include "btrace/ptbtrace.h"
 #include "common/ps_error.h"
@@ -7,9 +8,15 @@
 #include "nat/amd64_regs.h"
 #include "nat/maps.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* File mappings by reference, executable anonymous ones (the vDSO, JIT
    code) by copy: those have no file to read them back from.  */
@@ -64,13 +71,13 @@ static int srv_bundle_maps(struct nat_process *proc, struct nat_maps *maps,
 }
 
 static int srv_bundle_trace(struct nat_thread *thread, struct bt_bundle *b,
-			    struct ps_buf *raw, struct perf_bts_blocks *blocks,
+			    struct ps_buf *raw, struct trace_blocks *blocks,
 			    struct bt_bts_block **newest_first)
 {
 	int err;
 
-	if (thread->btrace->format == btrace_format_pt) {
-		struct btrace_cpu cpu;
+	if (thread->btrace->format == trace_format_pt) {
+		struct trace_cpu cpu;
 
 		err = nat_btrace_read_pt(thread, nat_btrace_read_copy, raw);
 		if (err < 0)
@@ -105,24 +112,118 @@ static int srv_bundle_trace(struct nat_thread *thread, struct bt_bundle *b,
 	return 0;
 }
 
+/* Write all of DATA to FD; 0 or an errno.  */
+static int srv_write_all(int fd, const uint8_t *data, size_t size)
+{
+	for (size_t done = 0; done < size;) {
+		ssize_t n = write(fd, data + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return ENOSPC;
+		done += (size_t) n;
+	}
+	return 0;
+}
+
+/* Put SIZE bytes of DATA at PATH; 0 or an errno.  A regular file (or a
+   new one) is written beside PATH and renamed over it, so that a full
+   disk or an error leaves the old file or none, never half a bundle.
+   Anything else (a device such as /dev/null, a FIFO) is written in place:
+   renaming over it would replace it.  */
+static int srv_put_file(const char *path, const uint8_t *data, size_t size)
+{
+	char real[PATH_MAX], tmp[PATH_MAX + 32];
+	struct stat st;
+	int fd, err;
+
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return EISDIR;
+		if (!S_ISREG(st.st_mode)) {
+			fd = open(path, O_WRONLY | O_CLOEXEC);
+			if (fd < 0)
+				return errno;
+			err = srv_write_all(fd, data, size);
+			if (close(fd) < 0 && !err)
+				err = errno;
+			return err;
+		}
+		/* A link to a file: the file is the one replaced.  */
+		if (realpath(path, real))
+			path = real;
+	}
+	for (unsigned int n = 0;; n++) {
+		snprintf(tmp, sizeof(tmp), "%s.tmp%d.%u", path, (int) getpid(), n);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST || n == 100)
+			break;
+	}
+	if (fd < 0)
+		return errno;
+	err = srv_write_all(fd, data, size);
+	/* Delayed allocation (NFS, quotas) may report a full disk only on
+	   fsync or close.  */
+	if (!err && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
+		err = errno;
+	if (close(fd) < 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, path) < 0)
+		err = errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+/* Encode B and put it at PATH: 0, or a negative code with *SYS the errno
+   of a failed system call (0 if none failed).  */
+static int srv_save_bundle(const struct bt_bundle *b, const char *path,
+			   int *sys)
+{
+	uint8_t *data;
+	size_t size;
+	int err;
+
+	*sys = 0;
+	err = bt_bundle_encode(b, &data, &size);
+	if (err < 0)
+		return err == -bte_nomem ? -pse_nomem : -pse_internal;
+	*sys = srv_put_file(path, data, size);
+	free(data);
+	return *sys ? -pse_io : 0;
+}
+
+/* "No space left on device (ENOSPC)": the text and the name to search.  */
+static void srv_put_errno(struct ps_buf *msg, int err)
+{
+	const char *name = strerrorname_np(err);
+
+	ps_buf_puts(msg, strerror(err));
+	if (name)
+		ps_buf_printf(msg, " (%s)", name);
+}
+
 int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 {
 	struct nat_thread *thread = srv_general_thread(srv);
 	struct bt_bts_block *newest_first = NULL;
 	struct bt_mapping *mappings = NULL;
-	struct perf_bts_blocks blocks;
+	struct trace_blocks blocks;
 	struct bt_pages *pages = NULL;
 	struct nat_maps maps;
 	struct bt_bundle b;
 	struct ps_buf raw;
-	int err;
+	int err, sys = 0;
 
 	if (!thread || !thread->btrace)
 		return ps_buf_puts(msg, "The selected thread is not traced.\n"),
 			-pse_notfound;
 	memset(&b, 0, sizeof(b));
 	ps_buf_init(&raw);
-	perf_bts_blocks_init(&blocks);
+	trace_blocks_init(&blocks);
 	nat_maps_init(&maps);
 
 	b.pid = thread->proc->pid;
@@ -140,9 +241,13 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 			b.pc = amd64_regs_pc(regs);
 			b.has_pc = 1;
 		}
-		err = bt_bundle_write_file(&b, path) < 0 ? -pse_io : 0;
+		err = srv_save_bundle(&b, path, &sys);
 	}
-	if (err < 0)
+	if (err < 0 && sys) {
+		ps_buf_printf(msg, "Cannot save the trace to %s: ", path);
+		srv_put_errno(msg, sys);
+		ps_buf_puts(msg, ".\n");
+	} else if (err < 0)
 		ps_buf_printf(msg, "Cannot save the trace to %s: %s.\n", path,
 			      ps_errstr(err));
 	else
@@ -157,7 +262,7 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 	free(mappings);
 	free(newest_first);
 	nat_maps_fini(&maps);
-	perf_bts_blocks_fini(&blocks);
+	trace_blocks_fini(&blocks);
 	ps_buf_fini(&raw);
 	return err;
 }

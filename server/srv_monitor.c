@@ -23,6 +23,9 @@ static const char srv_monitor_help[] =
 	"    Accepted as gdbserver does; ptstub never loads libthread_db, so\n"
 	"    thread-local variables cannot be found through it (qGetTLSAddr\n"
 	"    fails).\n"
+	"  set progress <on|off>\n"
+	"    A console line every 5 s once a recorded run has lasted 5 s:\n"
+	"    trace recorded so far and the engine (on by default).\n"
 	"  btrace status\n"
 	"    Each traced thread's trace source, buffer size, bytes recorded\n"
 	"    and wraps.\n"
@@ -176,6 +179,23 @@ static int srv_thread_db_path(struct srv *srv, const char *path)
 	return err;
 }
 
+/* "set progress on|off": 1 if ARG was understood.  */
+static int srv_set_progress(struct srv *srv, const char *arg, int *err)
+{
+	if (!strcmp(arg, "on") || !strcmp(arg, "1"))
+		srv->progress.off = 0;
+	else if (!strcmp(arg, "off") || !strcmp(arg, "0"))
+		srv->progress.off = 1;
+	else {
+		*err = srv_console(srv, "Expected on or off.\n");
+		return 0;
+	}
+	*err = srv_console(srv, srv->progress.off ?
+			   "Progress lines disabled.\n" :
+			   "Progress lines enabled.\n");
+	return 1;
+}
+
 static int srv_btrace_status(struct srv *srv)
 {
 	struct ps_buf out;
@@ -193,10 +213,10 @@ static int srv_btrace_status(struct srv *srv)
 			ps_buf_printf(&out, "Thread %d.%d: %s %s, buffer %zu bytes, "
 				      "%llu %s recorded, %llu held, %llu wraps\n",
 				      (int) p->pid, (int) t->tid,
-				      nat_btrace_kind_name(st.kind),
-				      st.format == btrace_format_pt ? "PT" : "BTS",
+				      nat_btrace_source_name(st.emulated),
+				      st.format == trace_format_pt ? "PT" : "BTS",
 				      st.size, (unsigned long long) st.recorded,
-				      st.format == btrace_format_pt ? "bytes" : "blocks",
+				      st.format == trace_format_pt ? "bytes" : "blocks",
 				      (unsigned long long) st.held,
 				      (unsigned long long) st.wraps);
 		}
@@ -209,7 +229,7 @@ static int srv_btrace_status(struct srv *srv)
 			struct nat_btrace_status st;
 
 			if (nat_btrace_status(t, &st) < 0 ||
-			    st.kind != nat_btrace_emu || !st.cache)
+			    !st.emulated || !st.cache)
 				continue;
 			ps_buf_printf(&out, "Thread %d.%d: code cache, %llu "
 				      "instructions and %llu branches run in "
@@ -254,15 +274,24 @@ int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len)
 		err = srv_console(srv, srv_monitor_help);
 	else if (!strcmp(cmd, "btrace status"))
 		err = srv_btrace_status(srv);
-	else if (!strncmp(cmd, "btrace save ", 12) && cmd[12]) {
+	else if (!strcmp(cmd, "btrace save") || !strncmp(cmd, "btrace save ", 12)) {
+		const char *file = cmd + 11 + strspn(cmd + 11, " \t");
 		struct ps_buf msg;
 
-		ps_buf_init(&msg);
-		srv_btrace_save(srv, cmd + 12, &msg);
-		err = srv_console(srv, msg.data);
-		ps_buf_fini(&msg);
+		/* A usage line rather than E01, which GDB would only call a
+		   protocol error.  */
+		if (!*file)
+			err = srv_console(srv, "Usage: monitor btrace save FILE\n");
+		else {
+			ps_buf_init(&msg);
+			srv_btrace_save(srv, file, &msg);
+			err = srv_console(srv, msg.data);
+			ps_buf_fini(&msg);
+		}
 	} else if (!strcmp(cmd, "exit"))
 		err = 0, srv->exit_server = 1;
+	else if (!strncmp(cmd, "set progress ", 13))
+		ok = srv_set_progress(srv, cmd + 13, &err);
 	else if (!strncmp(cmd, "set debug ", 10))
 		ok = srv_set_log(srv, cmd + 10, 0, &err);
 	else if (!strncmp(cmd, "set remote-debug ", 17))

@@ -3,7 +3,7 @@
 # layer's test program over a socketpair (testsuite/unit/srv_fixture.h).
 SRVTEST_CFLAGS = $(AM_CFLAGS) $(CRITERION_CFLAGS) $(LIBELF_CFLAGS)
 SRVTEST_LDADD = $(PTSTUB_LIBS) $(CRITERION_LIBS) $(LIBELF_LIBS) \
-	-lipt -lZydis
+	-lipt -lZydis $(JANSSON_LIBS)
 
 check_PROGRAMS += testsuite/unit/server_test
 TESTS += testsuite/unit/server_test
@@ -121,3 +121,22 @@ testsuite_unit_srv_nonstop_test_SOURCES = testsuite/unit/srv_nonstop_test.c \
 	testsuite/unit/srv_fixture.h
 testsuite_unit_srv_nonstop_test_CFLAGS = $(SRVTEST_CFLAGS)
 testsuite_unit_srv_nonstop_test_LDADD = $(SRVTEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/srv_progress_test
+TESTS += testsuite/unit/srv_progress_test
+testsuite_unit_srv_progress_test_CFLAGS = $(SRVTEST_CFLAGS)
+testsuite_unit_srv_progress_test_LDADD = $(SRVTEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/srv_lldb_trace_test
+TESTS += testsuite/unit/srv_lldb_trace_test
+testsuite_unit_srv_lldb_trace_test_SOURCES = \
+	testsuite/unit/srv_lldb_trace_test.c testsuite/unit/srv_fixture.h
+testsuite_unit_srv_lldb_trace_test_CFLAGS = $(SRVTEST_CFLAGS)
+testsuite_unit_srv_lldb_trace_test_LDADD = $(SRVTEST_LDADD)
+
+check_PROGRAMS += testsuite/unit/srv_lldb_query_test
+TESTS += testsuite/unit/srv_lldb_query_test
+testsuite_unit_srv_lldb_query_test_SOURCES = \
+	testsuite/unit/srv_lldb_query_test.c testsuite/unit/srv_fixture.h
+testsuite_unit_srv_lldb_query_test_CFLAGS = $(SRVTEST_CFLAGS)
+testsuite_unit_srv_lldb_query_test_LDADD = $(SRVTEST_LDADD)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # make check-sanitize: the criterion unit tests and the emulator's oracle
 # built with -fsanitize=address,undefined, in a tree of their own (an
-# in-tree configured source folder cannot host a second build).  The
+# in-tree configured source folder cannot host a second build), then the
+# end-to-end and robustness tests against that tree's ptstub.  The
 # inferiors keep their fixed flags, so the same programs are traced.
 #   check-sanitize.sh SRCDIR OUTDIR
 set -eu
@@ -24,15 +25,33 @@ cd "$out/build"
 ../src/configure -q CFLAGS="$flags" CXXFLAGS="$flags"
 make -s -j"$(nproc)"
 
-# The unit tests and the oracle, as TESTS names them.
+# The unit tests (the server's and the native layer's run real
+# processes under the sanitized code) and the oracle, as TESTS names
+# them; then, with the sanitized ptstub and GDB, the end-to-end
+# scenarios, the robustness tests and the bounded fuzzing
+# (SANITIZE_E2E=0 leaves those out).
 tests=$(sed -n '/^TESTS = /,/^$/p' Makefile | tr -d '\\' | tr ' \t' '\n\n' |
 	sed -n 's/\$(EXEEXT)$//p' |
 	grep -E '^testsuite/(unit/.*_test|emu/emu_oracle_test)$' | tr '\n' ' ')
+if [ "${SANITIZE_E2E:-1}" != 0 ]; then
+	tests="$tests $(sed -n '/^e2e_scenarios = /,/^$/p' Makefile |
+		tr -d '\\' | tr ' \t' '\n\n' | grep '\.gdb$' | tr '\n' ' ')"
+	tests="$tests $(sed -n '/^robust_tests = /,/^[^\t]/p' Makefile |
+		tr -d '\\' | tr ' \t' '\n\n' | grep '\.sh$' | tr '\n' ' ')"
+	tests="$tests testsuite/fuzz/fuzz_check.sh"
+fi
 rc=0
 make -s -j"$(nproc)" check TESTS="$tests" \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	E2E_TIMEOUT_SCALE=${E2E_TIMEOUT_SCALE:-4} \
 	>check.out 2>&1 || rc=$?
 grep -E '^(FAIL|ERROR|XPASS):' check.out || true
-python3 ../src/testsuite/tally.py $(for t in $tests; do echo "$t.trs"; done) |
+# A sanitizer's report anywhere, even in a test that passed.
+grep -rlE 'ERROR: (Address|Leak)Sanitizer|runtime error:' \
+	--include='*.log' testsuite && rc=1
+# automake names the results of X.gdb and X.sh X.trs.
+python3 ../src/testsuite/tally.py $(for t in $tests; do
+	case $t in *.gdb|*.sh) echo "${t%.*}.trs" ;; *) echo "$t.trs" ;; esac
+done) |
 	sed 's/^check:/check-sanitize:/'
 exit $rc

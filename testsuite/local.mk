@@ -176,3 +176,7 @@ clean-local: clean-sanitize
 clean-sanitize:
 	-rm -rf testsuite/sanitize
 .PHONY: check-sanitize clean-sanitize
+
+# The includes against the layer drawing in doc/HACKING.md.
+TESTS += testsuite/layers_check.py
+EXTRA_DIST += testsuite/layers_check.py doc/HACKING.md

@@ -12,7 +12,7 @@ static const char btrace_tail[] = "</btrace>\n";
 /* Longest <block .../> line: two 16-digit addresses plus the markup.  */
 #define BLOCK_LINE_MAX 64
 
-int btrace_xml_bts(struct ps_buf *out, const struct btrace_block *blocks,
+int btrace_xml_bts(struct ps_buf *out, const struct trace_block *blocks,
 		   size_t n)
 {
 	int err;
@@ -37,7 +37,7 @@ int btrace_xml_bts(struct ps_buf *out, const struct btrace_block *blocks,
 	return err;
 }
 
-static int put_cpu(struct ps_buf *out, const struct btrace_cpu *cpu)
+static int put_cpu(struct ps_buf *out, const struct trace_cpu *cpu)
 {
 	int err;
 
@@ -53,7 +53,7 @@ static int put_cpu(struct ps_buf *out, const struct btrace_cpu *cpu)
 	return err;
 }
 
-int btrace_xml_pt(struct ps_buf *out, const struct btrace_cpu *cpu,
+int btrace_xml_pt(struct ps_buf *out, const struct trace_cpu *cpu,
 		  const void *raw, size_t len)
 {
 	int err;
@@ -89,13 +89,13 @@ int btrace_xml_pt(struct ps_buf *out, const struct btrace_cpu *cpu,
 	return err;
 }
 
-int btrace_xml_conf(struct ps_buf *out, enum btrace_format format,
+int btrace_xml_conf(struct ps_buf *out, enum trace_format format,
 		    unsigned int size)
 {
 	int err;
 
-	if (format != btrace_format_none && format != btrace_format_bts
-	    && format != btrace_format_pt)
+	if (format != trace_format_none && format != trace_format_bts
+	    && format != trace_format_pt)
 		return -pse_invalid;
 	err = ps_buf_puts(out, "<!DOCTYPE btrace-conf SYSTEM"
 			  " \"btrace-conf.dtd\">\n"
@@ -105,12 +105,12 @@ int btrace_xml_conf(struct ps_buf *out, enum btrace_format format,
 
 	/* gdbserver spells the two empty elements differently; keep it.  */
 	switch (format) {
-	case btrace_format_none:
+	case trace_format_none:
 		break;
-	case btrace_format_bts:
+	case trace_format_bts:
 		err = ps_buf_printf(out, "<bts size=\"0x%x\" />\n", size);
 		break;
-	case btrace_format_pt:
+	case trace_format_pt:
 		err = ps_buf_printf(out, "<pt size=\"0x%x\"/>\n", size);
 		break;
 	}

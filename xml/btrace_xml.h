@@ -4,50 +4,28 @@
 #ifndef BTRACE_XML_H
 #define BTRACE_XML_H
 
+#include "common/trace.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
 struct ps_buf;
 
-/* A run of sequential instructions: the address of its first and of its
-   last instruction.  */
-struct btrace_block {
-	uint64_t begin;
-	uint64_t end;
-};
-
-/* The cpu a PT trace was recorded on, for the decoder's errata.  An empty
-   vendor means unknown: no <cpu> element is written, which is what
-   gdbserver does for every vendor but Intel.  */
-struct btrace_cpu {
-	char vendor[16];        /* the CPUID string, e.g. "GenuineIntel" */
-	unsigned int family;
-	unsigned int model;
-	unsigned int stepping;
-};
-
-/* The formats a btrace-conf document can describe.  */
-enum btrace_format {
-	btrace_format_none,
-	btrace_format_bts,
-	btrace_format_pt,
-};
-
 /* Append a BTS trace to OUT.  BLOCKS are in execution order (oldest
    first, the last one holding the current PC); they are written newest
    first, the order GDB reads them in.  */
-int btrace_xml_bts(struct ps_buf *out, const struct btrace_block *blocks,
+int btrace_xml_bts(struct ps_buf *out, const struct trace_block *blocks,
 		   size_t n);
 
 /* Append a PT trace to OUT: CPU (NULL or an empty vendor: none) and LEN
    bytes of RAW trace as hex.  LEN 0 writes no <raw>, as for a "new" read
    that found nothing new.  */
-int btrace_xml_pt(struct ps_buf *out, const struct btrace_cpu *cpu,
+int btrace_xml_pt(struct ps_buf *out, const struct trace_cpu *cpu,
 		  const void *raw, size_t len);
 
 /* Append a btrace-conf document for FORMAT with buffer SIZE in bytes
-   (ignored for btrace_format_none, which writes an empty configuration).  */
-int btrace_xml_conf(struct ps_buf *out, enum btrace_format format,
+   (ignored for trace_format_none, which writes an empty configuration).  */
+int btrace_xml_conf(struct ps_buf *out, enum trace_format format,
 		    unsigned int size);
 
 #endif

@@ -175,7 +175,12 @@ bool emu_traced(const struct emu *emu, pid_t tid)
 	return th && th->traced;
 }
 
-int emu_enable(struct emu *emu, pid_t tid, enum emu_format format,
+void emu_set_psb_period(struct emu *emu, uint32_t bytes)
+{
+	emu->config.psb_period = bytes;
+}
+
+int emu_enable(struct emu *emu, pid_t tid, enum trace_format format,
 	       size_t size)
 {
 	struct emu_thread *th = emu_thread_get(emu, tid);
@@ -185,7 +190,7 @@ int emu_enable(struct emu *emu, pid_t tid, enum emu_format format,
 		return -pse_nomem;
 	if (th->traced)
 		return -pse_exists;
-	if (format != emu_format_pt && format != emu_format_bts)
+	if (format != trace_format_pt && format != trace_format_bts)
 		return -pse_invalid;
 	err = emu_thread_trace_init(th, (uint8_t) format, size,
 				    emu->config.psb_period);

@@ -1,6 +1,6 @@
 /* The trace emulator: Intel PT packets (libipt's encoder) and BTS blocks
    for threads of one traced process, made by breakpoint-and-emulate
-   with ptrace.  See DESIGN.md, "The trace emulator".
+   with ptrace.  doc/HACKING.md draws where it sits.
 
    Division of labour with the native layer (the caller):
    - The caller owns waitpid and resuming.  For every thread of a process
@@ -19,6 +19,7 @@
 #ifndef NAT_EMU_EMU_H
 #define NAT_EMU_EMU_H
 
+#include "common/trace.h"
 #include "nat/emu/emu_bts.h"
 
 #include <stdbool.h>
@@ -30,11 +31,6 @@ struct int3_table;
 struct nat_mem;
 struct ps_buf;
 struct emu;
-
-enum emu_format {
-	emu_format_pt,
-	emu_format_bts,
-};
 
 enum emu_resume {
 	emu_resume_cont,     /* PTRACE_CONT */
@@ -101,10 +97,13 @@ int emu_alloc(struct emu **emu, pid_t pid, struct int3_table *sites,
    and free it.  */
 void emu_free(struct emu *emu);
 
+/* Bytes between PSB+ for PT traces enabled from now on (0: 4096).  */
+void emu_set_psb_period(struct emu *emu, uint32_t bytes);
+
 /* Start recording thread TID (stopped) in FORMAT into a ring of SIZE
    bytes.  -pse_exists if it is already traced.  The first emu_prepare
    starts the trace at the thread's IP.  */
-int emu_enable(struct emu *emu, pid_t tid, enum emu_format format,
+int emu_enable(struct emu *emu, pid_t tid, enum trace_format format,
 	       size_t size);
 
 /* Stop recording TID and drop its trace.  When no thread is traced any
@@ -158,12 +157,12 @@ int emu_on_fork(struct emu *emu, pid_t child);
 int emu_read_pt(struct emu *emu, pid_t tid, bool only_new,
 		struct ps_buf *out);
 
-/* TID's BTS blocks in execution order, malloc'd into *BLOCKS (the caller
-   frees them); returns their count.  TYPE and TO_STOP as for
+/* TID's BTS blocks in execution order, appended to BLOCKS.  TYPE and
+   TO_STOP as for
    emu_bts_read: GDB wants TO_STOP (the newest block ends at the pc the
    thread stopped at), the oracle compares what ran.  */
-long emu_read_bts(struct emu *emu, pid_t tid, enum emu_bts_read_type type,
-		  bool to_stop, struct emu_bts_block **blocks);
+int emu_read_bts(struct emu *emu, pid_t tid, enum emu_bts_read_type type,
+		 bool to_stop, struct trace_blocks *blocks);
 
 int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status);
 

@@ -27,7 +27,7 @@ void emu_bts_close(struct emu_bts *bts, uint64_t last)
 	if (!bts->open)
 		return;
 	bts->blocks[bts->count % bts->cap] =
-		(struct emu_bts_block) { bts->begin, last };
+		(struct trace_block) { bts->begin, last };
 	bts->count++;
 	bts->open = false;
 	bts->paused = false;
@@ -80,17 +80,17 @@ void emu_bts_pause(struct emu_bts *bts, uint64_t ip, uint64_t prev)
 
 /* The open block as the newest one, if a read shows it.  */
 static bool emu_bts_tail(const struct emu_bts *bts, bool to_stop,
-			 struct emu_bts_block *tail)
+			 struct trace_block *tail)
 {
 	if (!bts->open || !bts->paused)
 		return false;
 	if (to_stop) {
-		*tail = (struct emu_bts_block) { bts->begin, bts->stop };
+		*tail = (struct trace_block) { bts->begin, bts->stop };
 		return true;
 	}
 	if (!bts->last)
 		return false;
-	*tail = (struct emu_bts_block) { bts->begin, bts->last };
+	*tail = (struct trace_block) { bts->begin, bts->last };
 	return true;
 }
 
@@ -104,12 +104,13 @@ static void emu_bts_mark(struct emu_bts *bts)
 	bts->mark_broken = false;
 }
 
-long emu_bts_read(struct emu_bts *bts, enum emu_bts_read_type type,
-		  bool to_stop, struct emu_bts_block **out)
+int emu_bts_read(struct emu_bts *bts, enum emu_bts_read_type type,
+		 bool to_stop, struct trace_blocks *out)
 {
 	uint64_t oldest = bts->count > bts->cap ? bts->count - bts->cap : 0;
 	uint64_t from = oldest, n;
-	struct emu_bts_block *copy, tail;
+	struct trace_block *copy, tail;
+	int err;
 	bool has_tail = emu_bts_tail(bts, to_stop, &tail);
 
 	if (type == emu_bts_read_delta) {
@@ -124,18 +125,21 @@ long emu_bts_read(struct emu_bts *bts, enum emu_bts_read_type type,
 		has_tail = false;
 	}
 	n = bts->count - from + has_tail;
-	copy = malloc((n + 1) * sizeof(*copy));
-	if (!copy)
-		return -pse_nomem;
-	for (uint64_t i = from; i < bts->count; i++)
-		copy[i - from] = bts->blocks[i % bts->cap];
-	if (has_tail)
-		copy[n - 1] = tail;
-	/* GDB fills in the start of the block its trace ended in.  */
-	if (type == emu_bts_read_delta && n)
-		copy[0].begin = 0;
+	err = trace_blocks_reserve(out, n);
+	if (err < 0)
+		return err;
+	if (n) {
+		copy = out->block + out->len;
+		for (uint64_t i = from; i < bts->count; i++)
+			copy[i - from] = bts->blocks[i % bts->cap];
+		if (has_tail)
+			copy[n - 1] = tail;
+		/* GDB fills in the start of the block its trace ended in.  */
+		if (type == emu_bts_read_delta)
+			copy[0].begin = 0;
+		out->len += n;
+	}
 	if (type != emu_bts_read_copy)
 		emu_bts_mark(bts);
-	*out = copy;
-	return (long) n;
+	return 0;
 }

@@ -11,14 +11,11 @@
 #ifndef NAT_EMU_EMU_BTS_H
 #define NAT_EMU_EMU_BTS_H
 
+#include "common/trace.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-struct emu_bts_block {
-	uint64_t begin;
-	uint64_t end;
-};
 
 /* GDB sizes BTS buffers in bytes of 24-byte perf records.  */
 enum { emu_bts_record_size = 24 };
@@ -36,7 +33,7 @@ enum emu_bts_read_type {
 };
 
 struct emu_bts {
-	struct emu_bts_block *blocks;
+	struct trace_block *blocks;
 	size_t cap;
 	uint64_t count;       /* blocks ever closed */
 	uint64_t begin;       /* start of the open block */
@@ -83,7 +80,7 @@ void emu_bts_pause(struct emu_bts *bts, uint64_t ip, uint64_t prev);
    Delta: -pse_range if some were overwritten, -pse_unsupported when
    the last read's end cannot be continued (no read yet, or the thread
    went on elsewhere); GDB then reads "new".  */
-long emu_bts_read(struct emu_bts *bts, enum emu_bts_read_type type,
-		  bool to_stop, struct emu_bts_block **out);
+int emu_bts_read(struct emu_bts *bts, enum emu_bts_read_type type,
+		 bool to_stop, struct trace_blocks *out);
 
 #endif

@@ -207,6 +207,9 @@ int emu_pt_ovf(struct emu_pt *pt)
 	if (err < 0)
 		return err;
 	pt->ret_count = 0;
+	/* A decoder forgets the last IP at OVF (libipt resets it, as the
+	   hardware does): the FUP after it must carry the whole IP.  */
+	pt->last_ip = 0;
 	memset(&packet, 0, sizeof(packet));
 	packet.type = ppt_ovf;
 	return emu_pt_put(pt, &packet);

@@ -20,7 +20,7 @@ static struct emu_thread *emu_traced_thread(const struct emu *emu,
 int emu_read_pt(struct emu *emu, pid_t tid, bool only_new,
 		struct ps_buf *out)
 {
-	struct emu_thread *th = emu_traced_thread(emu, tid, emu_format_pt);
+	struct emu_thread *th = emu_traced_thread(emu, tid, trace_format_pt);
 	int err;
 
 	if (!th)
@@ -33,10 +33,10 @@ int emu_read_pt(struct emu *emu, pid_t tid, bool only_new,
 		: emu_ring_read_all(&th->ring, out);
 }
 
-long emu_read_bts(struct emu *emu, pid_t tid, enum emu_bts_read_type type,
-		  bool to_stop, struct emu_bts_block **blocks)
+int emu_read_bts(struct emu *emu, pid_t tid, enum emu_bts_read_type type,
+		 bool to_stop, struct trace_blocks *blocks)
 {
-	struct emu_thread *th = emu_traced_thread(emu, tid, emu_format_bts);
+	struct emu_thread *th = emu_traced_thread(emu, tid, trace_format_bts);
 
 	if (!th)
 		return -pse_notfound;
@@ -70,7 +70,7 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 		status->cc_signals = cs.signals;
 		status->cc_fallback = cs.fallback;
 	}
-	if (th->format == emu_format_pt) {
+	if (th->format == trace_format_pt) {
 		status->bytes_recorded = th->ring.head;
 		status->wraps = emu_ring_wraps(&th->ring);
 		status->bytes_held = emu_ring_fill(&th->ring);

@@ -9,7 +9,7 @@ int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
 	int err;
 
 	th->format = format;
-	if (format == emu_format_bts)
+	if (format == trace_format_bts)
 		return emu_bts_init(&th->bts, size);
 	err = emu_ring_init(&th->ring, size);
 	if (err < 0)
@@ -24,7 +24,7 @@ int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
 
 void emu_thread_trace_fini(struct emu_thread *th)
 {
-	if (th->format == emu_format_bts) {
+	if (th->format == trace_format_bts) {
 		emu_bts_fini(&th->bts);
 		return;
 	}
@@ -34,12 +34,12 @@ void emu_thread_trace_fini(struct emu_thread *th)
 
 static bool emu_rec_pt(const struct emu_thread *th)
 {
-	return th->traced && th->on && th->format == emu_format_pt;
+	return th->traced && th->on && th->format == trace_format_pt;
 }
 
 static bool emu_rec_bts(const struct emu_thread *th)
 {
-	return th->traced && th->on && th->format == emu_format_bts;
+	return th->traced && th->on && th->format == trace_format_bts;
 }
 
 static void emu_bts_taken(struct emu_thread *th, uint64_t ip,
@@ -98,7 +98,7 @@ void emu_rec_far_kernel(struct emu_thread *th, uint64_t ip,
 	th->last_exec = ip;
 	if (!th->traced || !th->on)
 		return;
-	if (th->format == emu_format_pt)
+	if (th->format == trace_format_pt)
 		emu_pt_pgd(&th->pt);
 	else
 		emu_bts_close(&th->bts, ip);
@@ -120,7 +120,7 @@ void emu_rec_interrupt(struct emu_thread *th, uint64_t ip, uint64_t prev)
 {
 	if (!th->traced || !th->on)
 		return;
-	if (th->format == emu_format_pt) {
+	if (th->format == trace_format_pt) {
 		emu_pt_fup(&th->pt, ip);
 		emu_pt_pgd(&th->pt);
 	} else {
@@ -134,7 +134,7 @@ void emu_rec_resume(struct emu_thread *th, uint64_t ip)
 	if (!th->traced || th->on)
 		return;
 	th->on = true;
-	if (th->format == emu_format_bts) {
+	if (th->format == trace_format_bts) {
 		emu_bts_start(&th->bts, ip);
 		return;
 	}
@@ -148,7 +148,7 @@ void emu_rec_gap(struct emu_thread *th, uint64_t ip)
 	th->gaps++;
 	if (!th->traced)
 		return;
-	if (th->format == emu_format_pt) {
+	if (th->format == trace_format_pt) {
 		if (th->on || ip)
 			emu_pt_ovf(&th->pt);
 		if (ip)

@@ -37,7 +37,7 @@ struct emu_thread {
 	pid_t tid;
 	bool traced;
 	bool on;              /* between TIP.PGE and TIP.PGD */
-	uint8_t format;       /* enum emu_format */
+	uint8_t format;       /* enum trace_format */
 	uint8_t mode;         /* enum emu_mode */
 
 	/* emu_mode_walk: the path to the planted stop, copied (cache

@@ -29,6 +29,7 @@ history is also written to a file once and compared with ptbtrace's."""
 import filecmp
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -146,6 +147,30 @@ def main():
     # The bare loop as ptbtrace is timed: a whole process, one decode.
     loop_proc = runs("loop", [BLK_LOOP, bundle, "1"], pin=True)
 
+    # perf's own decoder on the same trace: ptbtrace writes perf.data
+    # (export), perf decodes it into calls and returns (its call history).
+    perf = shutil.which("perf")
+    perf_rows, perf_note = [], "perf: not installed (linux-perf)"
+    if perf:
+        data = os.path.join(b.OUT, "calls.perf.data")
+        export = runs("export", [PTBTRACE, "export", "--format=perf", "-o",
+                                 data, bundle])
+        perf_argv = [perf, "script", "-i", data, "--itrace=cr",
+                     "-F", "tid,flags,ip,sym"]
+        perf_out = os.path.join(b.OUT, "perf-calls.txt")
+        wall(perf_argv, perf_out, pin=False)
+        ncalls = sum(1 for line in open(perf_out)
+                     if line.split()[1:2] == ["call"])
+        # perf prints a line per call and return: GDB's number of runs.
+        cpu["perf"] = []
+        decode_perf = [wall(perf_argv, "/dev/null", None, cpu["perf"])
+                       for _ in range(REPS)]
+        perf_rows = [("ptbtrace export --format=perf", export, "export"),
+                     ("perf script --itrace=cr (perf's decode)",
+                      decode_perf, "perf")]
+        perf_note = ("perf: perf.data %d bytes; perf script --itrace=cr "
+                     "printed %d calls" % (os.path.getsize(data), ncalls))
+
     g_best, g_med = b.best_median(gdb_total)
     l_best = loop["best"]
     lp_best = min(loop_proc)
@@ -165,6 +190,8 @@ def main():
         row("  ptbtrace info (no history)", *b.best_median(info), "info"),
         row("  ptbtrace info, %s (fixed)" % SMALL_ARG, *b.best_median(fixed),
             "fixed"),
+    ] + [row(name, *b.best_median(times), key)
+         for name, times, key in perf_rows] + [
         row("GDB info record (fetch+decode)", *b.best_median(decode)),
         row("GDB function-call-history", *b.best_median(history)),
         row("GDB total", g_best, g_med),
@@ -181,6 +208,7 @@ def main():
                    sum(1 for _ in open(gdb_history)), max(rss),
                    max(small_rss), SMALL_ARG,
                    1024.0 * (max(rss) - max(small_rss)) / insns),
+        perf_note,
         "columns: best and median of %d runs for GDB, %d for the others "
         "(the loop alone: best only); cpu: median user plus system time; "
         "'GDB / this' is GDB total's best over this row's best (target for "

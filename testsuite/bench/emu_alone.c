@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 		t0 = now();
-		err = drv_emulate(&proc, &config, emu_format_pt, ring, &trace);
+		err = drv_emulate(&proc, &config, trace_format_pt, ring, &trace);
 		secs[rep] = now() - t0;
 		if (err < 0) {
 			fprintf(stderr, "emu_alone: emulation failed: %d\n", err);

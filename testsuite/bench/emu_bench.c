@@ -141,7 +141,7 @@ static int bench(const char *work, const char *size)
 				return -1;
 			t0 = now();
 			if (drv_emulate(&proc, &variants[v].config,
-					emu_format_pt, 64u << 20, &trace) < 0)
+					trace_format_pt, 64u << 20, &trace) < 0)
 				return -1;
 			t = now() - t0;
 			if (!rep || t < secs)
@@ -210,7 +210,7 @@ static int bench_large(const char *work)
 			return -1;
 		t0 = now();
 		if (drv_emulate(&proc, &(struct emu_config) {
-				.engine = emu_engine_cache }, emu_format_pt,
+				.engine = emu_engine_cache }, trace_format_pt,
 				256u << 20, &trace) < 0)
 			return -1;
 		t = now() - t0;

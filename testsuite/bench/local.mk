@@ -33,7 +33,13 @@ bench-btrace: ptstub$(EXEEXT) ptbtrace$(EXEEXT) testsuite/bench/bench_prog \
 	testsuite/bench/blk_loop
 	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_btrace.py
 
+# (d) ptbtrace info on a live stub beside GDB's fetch and decode of the
+# same trace.
+EXTRA_DIST += testsuite/bench/bench_live.py
+bench-live: ptstub$(EXEEXT) ptbtrace$(EXEEXT) testsuite/bench/bench_prog
+	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_live.py
+
 clean-local: clean-bench
 clean-bench:
 	-rm -rf testsuite/bench/out
-.PHONY: bench-stub bench-btrace clean-bench
+.PHONY: bench-stub bench-btrace bench-live clean-bench

@@ -378,7 +378,7 @@ static void drv_resume(pid_t tid, enum emu_resume how, int sig)
 /* DRV_DEBUG=1 in the environment prints the stops reported to the
    driver, DRV_TRACE=1 every stop with the engine's answer.  */
 int drv_emulate(struct drv_proc *proc, const struct emu_config *config,
-		enum emu_format format, size_t size, struct drv_trace *trace)
+		enum trace_format format, size_t size, struct drv_trace *trace)
 {
 	pid_t pid = proc->pid;
 	enum emu_resume how;
@@ -469,12 +469,15 @@ int drv_emulate(struct drv_proc *proc, const struct emu_config *config,
 	}
 
 	emu_status(emu, pid, &trace->status);
-	if (format == emu_format_pt)
+	if (format == trace_format_pt)
 		err = emu_read_pt(emu, pid, false, &trace->pt);
 	else {
-		trace->nblocks = emu_read_bts(emu, pid, emu_bts_read_all,
-					      false, &trace->blocks);
-		err = trace->nblocks < 0 ? (int) trace->nblocks : 0;
+		struct trace_blocks blocks;
+
+		trace_blocks_init(&blocks);
+		err = emu_read_bts(emu, pid, emu_bts_read_all, false, &blocks);
+		trace->blocks = blocks.block;
+		trace->nblocks = (long) blocks.len;
 	}
 out:
 	/* Leave the process stopped with the traps in the table, so that
@@ -577,7 +580,7 @@ int drv_check_packets(const struct ps_buf *pt, unsigned long *npackets)
 	return status == -pte_eos ? 0 : status;
 }
 
-long drv_expand_bts(struct drv_proc *proc, const struct emu_bts_block *b,
+long drv_expand_bts(struct drv_proc *proc, const struct trace_block *b,
 		    long n, struct drv_ips *ips)
 {
 	struct emu_decoder *dec;

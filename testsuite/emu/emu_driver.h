@@ -54,7 +54,7 @@ long drv_truth(struct drv_proc *proc, struct drv_ips *ips);
 
 struct drv_trace {
 	struct ps_buf pt;
-	struct emu_bts_block *blocks;
+	struct trace_block *blocks;
 	long nblocks;
 	struct emu_status status;
 };
@@ -65,7 +65,7 @@ void drv_trace_fini(struct drv_trace *trace);
 /* Run the function to its return through the emulator, tracing in
    FORMAT into SIZE bytes; the trace is read (all) into TRACE.  */
 int drv_emulate(struct drv_proc *proc, const struct emu_config *config,
-		enum emu_format format, size_t size,
+		enum trace_format format, size_t size,
 		struct drv_trace *trace);
 
 /* Decode a PT trace with libipt's instruction decoder (code read from
@@ -81,7 +81,7 @@ long drv_decode_pt(struct drv_proc *proc, const struct ps_buf *pt,
 int drv_check_packets(const struct ps_buf *pt, unsigned long *npackets);
 
 /* Expand BTS blocks into instruction addresses by decoding them.  */
-long drv_expand_bts(struct drv_proc *proc, const struct emu_bts_block *b,
+long drv_expand_bts(struct drv_proc *proc, const struct trace_block *b,
 		    long n, struct drv_ips *ips);
 
 /* Fold consecutive repeats of rep-prefixed instructions.  */

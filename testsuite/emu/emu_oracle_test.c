@@ -54,7 +54,7 @@ static void oracle_run(const char *name, const char *arg,
 
 	drv_trace_init(&trace);
 	cr_assert_eq(drv_start(&proc, prog, arg, "run"), 0);
-	err = drv_emulate(&proc, config, emu_format_pt, size, &trace);
+	err = drv_emulate(&proc, config, trace_format_pt, size, &trace);
 	cr_assert_eq(err, 0, "emulated PT run of %s: %s", name,
 		     ps_errstr(err));
 	cr_expect_eq(drv_check_packets(&trace.pt, &npackets), 0,
@@ -81,7 +81,7 @@ static void oracle_run(const char *name, const char *arg,
 
 	drv_trace_init(&trace);
 	cr_assert_eq(drv_start(&proc, prog, arg, "run"), 0);
-	err = drv_emulate(&proc, config, emu_format_bts, size, &trace);
+	err = drv_emulate(&proc, config, trace_format_bts, size, &trace);
 	cr_assert_eq(err, 0, "emulated BTS run of %s: %s", name,
 		     ps_errstr(err));
 	cr_expect_geq(drv_expand_bts(&proc, trace.blocks, trace.nblocks,
@@ -202,7 +202,7 @@ Test(oracle, wrapped_ring)
 	cr_assert_eq(drv_start(&proc, prog, "16", "run"), 0);
 	/* PSB+ every 128 bytes, so that a 512-byte ring holds a few.  */
 	cr_assert_eq(drv_emulate(&proc, &(struct emu_config) {
-				.psb_period = 128 }, emu_format_pt, 512,
+				.psb_period = 128 }, trace_format_pt, 512,
 				 &trace), 0);
 	cr_assert_gt(trace.status.wraps, 0, "the ring did not wrap");
 	cr_expect_eq(drv_check_packets(&trace.pt, &npackets), 0);
@@ -241,7 +241,7 @@ Test(oracle, timer_consistent)
 	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
 	handler = drv_symbol(proc.pid, prog, "on_alarm");
 	cr_assert_neq(handler, 0);
-	cr_assert_eq(drv_emulate(&proc, NULL, emu_format_pt, oracle_size,
+	cr_assert_eq(drv_emulate(&proc, NULL, trace_format_pt, oracle_size,
 				 &trace), 0);
 	cr_expect_eq(drv_check_packets(&trace.pt, &npackets), 0);
 	drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
@@ -256,7 +256,7 @@ Test(oracle, timer_consistent)
 
 	drv_trace_init(&trace);
 	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
-	cr_assert_eq(drv_emulate(&proc, NULL, emu_format_bts, oracle_size,
+	cr_assert_eq(drv_emulate(&proc, NULL, trace_format_bts, oracle_size,
 				 &trace), 0);
 	cr_expect_gt(drv_expand_bts(&proc, trace.blocks, trace.nblocks, &bts),
 		     100);

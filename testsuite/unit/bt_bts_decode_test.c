@@ -2,7 +2,8 @@
    the same calls give the same segments as PT, and bad blocks are gaps
    with GDB's BTS codes.  */
 #include "btrace/ptbtrace.h"
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_decode.h"
+#include "btrace/bt_history.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
 #include <intel-pt.h>

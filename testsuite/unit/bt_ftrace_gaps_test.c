@@ -1,7 +1,8 @@
 /* Gap bridging: segments left and right of a gap are joined when their
    back traces match, and levels are normalized afterwards.  */
 #include "btrace/ptbtrace.h"
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_decode.h"
+#include "btrace/bt_history.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
 #include <intel-pt.h>

@@ -2,7 +2,8 @@
    expectations derived by hand from its control flow: main calls f twice,
    f calls g; counts come from walking its code, not from the library.  */
 #include "btrace/ptbtrace.h"
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_decode.h"
+#include "btrace/bt_history.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
 #include <intel-pt.h>

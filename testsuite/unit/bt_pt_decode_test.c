@@ -1,7 +1,8 @@
 /* PT decoding with libipt's block decoder: events and errors become the
    gaps GDB makes, and damaged traces never crash.  */
 #include "btrace/ptbtrace.h"
-#include "btrace/bt_ftrace.h"
+#include "btrace/bt_decode.h"
+#include "btrace/bt_history.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
 #include <intel-pt.h>

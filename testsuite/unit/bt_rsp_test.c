@@ -79,6 +79,34 @@ Test(bt_rsp, qxfer_and_vfile_reads_gather_chunks)
 	bt_fake_stop(&stub);
 }
 
+/* A stub with a packet size and no-ack mode: qXfer asks for a packet's
+   worth (0x1ffff for 0x20000), and the client no longer acks.  */
+static const struct bt_fake_reply noack_script[] = {
+	{ "qSupported", "PacketSize=20000;QStartNoAckMode+" },
+	{ "QStartNoAckMode", "OK" },
+	{ "qXfer:features:read:x.xml:0,1ffff", "l<big/>" },
+	{ NULL, NULL },
+};
+
+Test(bt_rsp, packet_size_and_no_ack_mode)
+{
+	struct bt_fake_stub stub;
+	struct bt_rsp *rsp;
+	struct bt_diag diag;
+	char *data;
+	size_t size;
+
+	cr_assert_eq(bt_fake_start(&stub, noack_script, 0), 0);
+	cr_assert_eq(bt_rsp_open(&rsp, stub.hostport, &diag), 0, "%s",
+		     diag.text);
+	cr_assert_eq(bt_rsp_qxfer(rsp, "features", "x.xml", &data, &size,
+				  &diag), 0, "%s", diag.text);
+	cr_assert_str_eq(data, "<big/>");
+	free(data);
+	bt_rsp_close(rsp);
+	bt_fake_stop(&stub);
+}
+
 Test(bt_rsp, a_bad_checksum_is_an_error)
 {
 	struct bt_fake_stub stub;

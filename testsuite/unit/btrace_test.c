@@ -8,7 +8,7 @@
 TestSuite(btrace, .init = nat_fixture_setup, .fini = nat_fixture_teardown);
 
 /* Run the program to its exit: the emulator records all the way.  */
-static struct nat_thread *start_traced(enum btrace_format format)
+static struct nat_thread *start_traced(enum trace_format format)
 {
 	pid_t pid = nat_fixture_start("marker", NULL);
 	struct nat_thread *thread = nat_find_thread(&target, pid, pid);
@@ -40,7 +40,7 @@ Test(btrace, emulated_pt_starts_with_a_psb)
 		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
 		0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82,
 	};
-	struct nat_thread *thread = start_traced(btrace_format_pt);
+	struct nat_thread *thread = start_traced(trace_format_pt);
 	struct nat_btrace_status st;
 	struct ps_buf raw;
 
@@ -51,8 +51,8 @@ Test(btrace, emulated_pt_starts_with_a_psb)
 	cr_assert_arr_eq(raw.data, psb, sizeof(psb));
 
 	cr_assert_eq(nat_btrace_status(thread, &st), 0);
-	cr_assert_eq(st.kind, nat_btrace_emu);
-	cr_assert_eq(st.format, btrace_format_pt);
+	cr_assert(st.emulated);
+	cr_assert_eq(st.format, trace_format_pt);
 	cr_assert_eq(st.held, raw.len);
 
 	/* Nothing ran since: a "new" read is empty; delta is not for PT.  */
@@ -67,12 +67,12 @@ Test(btrace, emulated_pt_starts_with_a_psb)
 
 Test(btrace, emulated_bts_blocks_end_at_the_stop)
 {
-	struct nat_thread *thread = start_traced(btrace_format_bts);
-	struct perf_bts_blocks blocks;
+	struct nat_thread *thread = start_traced(trace_format_bts);
+	struct trace_blocks blocks;
 	struct nat_btrace_status st;
 
 	run_to_marker(thread);
-	perf_bts_blocks_init(&blocks);
+	trace_blocks_init(&blocks);
 	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_all, &blocks), 0);
 	cr_assert_gt(blocks.len, 0);
 	for (size_t i = 0; i < blocks.len; i++)
@@ -86,11 +86,11 @@ Test(btrace, emulated_bts_blocks_end_at_the_stop)
 	cr_expect_eq(st.held, st.recorded < 65536 / 24 ? st.recorded
 						       : 65536 / 24);
 	cr_expect_eq(st.wraps, (st.recorded - 1) / (65536 / 24));
-	perf_bts_blocks_fini(&blocks);
+	trace_blocks_fini(&blocks);
 
 	/* Nothing ran since: "new" is empty, "delta" has the block at the
 	   pc alone, its begin for GDB to fill in.  */
-	perf_bts_blocks_init(&blocks);
+	trace_blocks_init(&blocks);
 	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_new, &blocks), 0);
 	cr_expect_eq(blocks.len, 0);
 	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_delta,
@@ -98,28 +98,28 @@ Test(btrace, emulated_bts_blocks_end_at_the_stop)
 	cr_assert_eq(blocks.len, 1);
 	cr_expect_eq(blocks.block[0].begin, 0);
 	cr_expect_eq(blocks.block[0].end, elfsym_addr(prog, "marker"));
-	perf_bts_blocks_fini(&blocks);
+	trace_blocks_fini(&blocks);
 
 	/* The stub's own copy (monitor btrace save) has everything and
 	   leaves the client's "new" and "delta" as they were.  */
-	perf_bts_blocks_init(&blocks);
+	trace_blocks_init(&blocks);
 	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_copy,
 					 &blocks), 0);
 	cr_expect_eq(blocks.len, st.held + 1);
 	cr_assert_eq(nat_btrace_read_bts(thread, nat_btrace_read_new, &blocks),
 		     0);
 	cr_expect_eq(blocks.len, st.held + 1, "nothing ran: new adds none");
-	perf_bts_blocks_fini(&blocks);
+	trace_blocks_fini(&blocks);
 	cr_assert_eq(nat_btrace_read_pt(thread, nat_btrace_read_all, NULL),
 		     -pse_notfound, "a BTS trace is no PT trace");
 }
 
 Test(btrace, enable_twice_and_disable)
 {
-	struct nat_thread *thread = start_traced(btrace_format_pt);
+	struct nat_thread *thread = start_traced(trace_format_pt);
 	char reason[256] = "";
 
-	cr_assert_eq(nat_btrace_enable(&target, thread, btrace_format_bts,
+	cr_assert_eq(nat_btrace_enable(&target, thread, trace_format_bts,
 				       4096, reason, sizeof(reason)), -pse_exists);
 	cr_assert_str_eq(reason, "Btrace already enabled.");
 	cr_assert_not_null(thread->proc->emu);
@@ -139,7 +139,7 @@ Test(btrace, hardware_only_fails_with_a_reason_here)
 	if (access("/sys/bus/event_source/devices/intel_pt", F_OK) == 0)
 		cr_skip_test("SKIP: this machine has an intel_pt PMU");
 	target.btrace_policy = nat_btrace_hardware;
-	cr_assert_lt(nat_btrace_enable(&target, thread, btrace_format_pt, 4096,
+	cr_assert_lt(nat_btrace_enable(&target, thread, trace_format_pt, 4096,
 				       reason, sizeof(reason)), 0);
 	cr_assert_neq(reason[0], '\0');
 	cr_assert_null(thread->btrace);
@@ -163,11 +163,11 @@ Test(btrace, buffer_sizes_round_as_gdbserver)
 
 Test(btrace, emulated_sizes_are_rounded)
 {
-	static const struct { enum btrace_format format; size_t ask, got; }
+	static const struct { enum trace_format format; size_t ask, got; }
 	cases[] = {
-		{ btrace_format_pt, 1, 4096 },
-		{ btrace_format_pt, 5000, 8192 },
-		{ btrace_format_bts, 1000, 4096 },
+		{ trace_format_pt, 1, 4096 },
+		{ trace_format_pt, 5000, 8192 },
+		{ trace_format_bts, 1000, 4096 },
 	};
 	pid_t pid = nat_fixture_start("exit", "0");
 	struct nat_thread *thread = nat_find_thread(&target, pid, pid);

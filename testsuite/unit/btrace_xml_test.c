@@ -178,11 +178,11 @@ struct checker {
 	int errors;
 	char first_error[256];
 	/* What the tests look at.  */
-	struct btrace_block blocks[64];
+	struct trace_block blocks[64];
 	int n_blocks;
 	struct ps_buf raw;
 	int seen_raw, seen_cpu, seen_bts, seen_pt_conf;
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 	unsigned long long conf_size;
 };
 
@@ -425,7 +425,7 @@ static void fill_random(uint8_t *data, size_t len, uint64_t seed)
 
 Test(btrace_xml, bts_blocks_newest_first)
 {
-	struct btrace_block blocks[5];
+	struct trace_block blocks[5];
 	struct ps_buf out;
 
 	for (int i = 0; i < 5; i++) {
@@ -458,7 +458,7 @@ Test(btrace_xml, bts_without_blocks_is_valid)
 
 Test(btrace_xml, bts_matches_gdbserver_bytes)
 {
-	struct btrace_block b[2] = { { 0x401000, 0x40100a },
+	struct trace_block b[2] = { { 0x401000, 0x40100a },
 				     { 0x401020, 0x401031 } };
 	struct ps_buf out;
 	char expect[512];
@@ -479,7 +479,7 @@ Test(btrace_xml, bts_matches_gdbserver_bytes)
 
 Test(btrace_xml, pt_raw_round_trips)
 {
-	struct btrace_cpu cpu = { "GenuineIntel", 6, 0x8f, 8 };
+	struct trace_cpu cpu = { "GenuineIntel", 6, 0x8f, 8 };
 	uint8_t raw[4099], back[4099];
 	struct ps_buf out;
 
@@ -502,7 +502,7 @@ Test(btrace_xml, pt_raw_round_trips)
 
 Test(btrace_xml, pt_without_cpu_or_raw)
 {
-	struct btrace_cpu unknown = { "", 6, 1, 1 };
+	struct trace_cpu unknown = { "", 6, 1, 1 };
 	uint8_t raw[3] = { 0x02, 0x82, 0x00 };
 	struct ps_buf out;
 
@@ -527,7 +527,7 @@ Test(btrace_xml, pt_without_cpu_or_raw)
 
 Test(btrace_xml, vendor_is_escaped)
 {
-	struct btrace_cpu cpu = { "A&B<\"x\">", 1, 2, 3 };
+	struct trace_cpu cpu = { "A&B<\"x\">", 1, 2, 3 };
 	struct ps_buf out;
 
 	ps_buf_init(&out);
@@ -573,26 +573,26 @@ Test(btrace_xml, conf_documents)
 	struct ps_buf out;
 
 	ps_buf_init(&out);
-	cr_assert_eq(btrace_xml_conf(&out, btrace_format_bts, 0x10000), 0);
+	cr_assert_eq(btrace_xml_conf(&out, trace_format_bts, 0x10000), 0);
 	check(&chk, &dtd, "btrace-conf", &out);
 	cr_assert(chk.seen_bts);
 	cr_assert(!chk.seen_pt_conf);
 	cr_assert_eq(chk.conf_size, 0x10000);
 
 	ps_buf_reset(&out);
-	cr_assert_eq(btrace_xml_conf(&out, btrace_format_pt, 0x4000), 0);
+	cr_assert_eq(btrace_xml_conf(&out, trace_format_pt, 0x4000), 0);
 	check(&chk, &dtd, "btrace-conf", &out);
 	cr_assert(chk.seen_pt_conf);
 	cr_assert(!chk.seen_bts);
 	cr_assert_eq(chk.conf_size, 0x4000);
 
 	ps_buf_reset(&out);
-	cr_assert_eq(btrace_xml_conf(&out, btrace_format_none, 99), 0);
+	cr_assert_eq(btrace_xml_conf(&out, trace_format_none, 99), 0);
 	check(&chk, &dtd, "btrace-conf", &out);
 	cr_assert(!chk.seen_pt_conf && !chk.seen_bts);
 
 	ps_buf_reset(&out);
-	cr_assert_eq(btrace_xml_conf(&out, (enum btrace_format) 9, 1),
+	cr_assert_eq(btrace_xml_conf(&out, (enum trace_format) 9, 1),
 		     -pse_invalid);
 	cr_assert_eq(out.len, 0);
 	ps_buf_fini(&out);

@@ -94,7 +94,7 @@ Test(cc, timer_signal_in_the_cache)
 	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
 	handler = drv_symbol(proc.pid, prog, "on_alarm");
 	cr_assert_neq(handler, 0);
-	cr_assert_eq(drv_emulate(&proc, &cache_engine, emu_format_pt,
+	cr_assert_eq(drv_emulate(&proc, &cache_engine, trace_format_pt,
 				 16u << 20, &trace), 0);
 	drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
 	drv_finish(&proc);
@@ -147,7 +147,7 @@ Test(cc, breakpoint_in_translated_code)
 	cr_assert_neq(signs, 0);
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem,
 			       &cache_engine), 0);
-	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 1u << 20), 0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1u << 20), 0);
 
 	/* The first call of signs: the first breakpoint.  */
 	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, signs,
@@ -227,7 +227,7 @@ Test(cc, small_log_fills_and_restarts)
 	cr_assert_eq(drv_start(&proc, prog, "fib:16", "run"), 0);
 	cr_assert_eq(drv_emulate(&proc, &(struct emu_config) {
 				.engine = emu_engine_cache, .cache_log = 4096 },
-				 emu_format_pt, 16u << 20, &trace), 0);
+				 trace_format_pt, 16u << 20, &trace), 0);
 	drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
 	drv_finish(&proc);
 	cr_expect_geq(trace.status.cc_fills, 2, "%llu fills",

@@ -24,7 +24,7 @@ static uint32_t signature(unsigned ext_family, unsigned ext_model,
 		| stepping;
 }
 
-static void decode(struct btrace_cpu *cpu, const char *vendor, uint32_t sig)
+static void decode(struct trace_cpu *cpu, const char *vendor, uint32_t sig)
 {
 	uint32_t ebx, edx, ecx;
 
@@ -34,7 +34,7 @@ static void decode(struct btrace_cpu *cpu, const char *vendor, uint32_t sig)
 
 Test(cpu_info, intel_family_6_folds_the_extended_model)
 {
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 
 	decode(&cpu, "GenuineIntel", signature(0, 0x8, 0x6, 0xf, 0x8));
 	cr_assert_str_eq(cpu.vendor, "GenuineIntel");
@@ -47,7 +47,7 @@ Test(cpu_info, intel_family_6_folds_the_extended_model)
 
 Test(cpu_info, family_15_adds_the_extended_family)
 {
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 
 	decode(&cpu, "GenuineIntel", signature(0, 1, 0xf, 4, 1));
 	cr_assert_eq(cpu.family, 0xf);
@@ -67,7 +67,7 @@ Test(cpu_info, family_15_adds_the_extended_family)
 
 Test(cpu_info, other_families_keep_the_base_model)
 {
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 
 	decode(&cpu, "GenuineIntel", signature(0, 2, 5, 4, 3));
 	cr_assert_eq(cpu.family, 5);
@@ -101,7 +101,7 @@ static int cpuinfo_field(const char *field, char *value, size_t len)
 
 Test(cpu_info, this_cpu_matches_the_kernel)
 {
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 	char vendor[64], family[32], model[32], stepping[32];
 
 	cr_assert_eq(cpu_info_read(&cpu), 0);
@@ -126,7 +126,7 @@ Test(cpu_info, this_cpu_matches_the_kernel)
 
 Test(cpu_info, bts_follows_gdbs_rules)
 {
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 	char reason[128];
 
 	decode(&cpu, "AuthenticAMD", signature(8, 3, 0xf, 1, 0));
@@ -155,7 +155,7 @@ Test(cpu_info, bts_follows_gdbs_rules)
 
 Test(cpu_info, pt_config_names_only_cpus_the_decoder_knows)
 {
-	struct btrace_cpu cpu, out;
+	struct trace_cpu cpu, out;
 
 	/* Broadwell: known to every libipt since 1.x.  */
 	decode(&cpu, "GenuineIntel", signature(0, 3, 6, 0xd, 4));

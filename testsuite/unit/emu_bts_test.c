@@ -7,15 +7,21 @@
 #include <stdlib.h>
 
 static long read_bts(struct emu_bts *bts, enum emu_bts_read_type type,
-		     bool to_stop, struct emu_bts_block **b)
+		     bool to_stop, struct trace_block **b)
 {
-	return emu_bts_read(bts, type, to_stop, b);
+	struct trace_blocks blocks;
+	int err;
+
+	trace_blocks_init(&blocks);
+	err = emu_bts_read(bts, type, to_stop, &blocks);
+	*b = blocks.block;
+	return err < 0 ? err : (long) blocks.len;
 }
 
 Test(bts, blocks_in_order)
 {
 	struct emu_bts bts;
-	struct emu_bts_block *b;
+	struct trace_block *b;
 	long n;
 
 	cr_assert_eq(emu_bts_init(&bts, 24 * 8), 0);
@@ -40,7 +46,7 @@ Test(bts, blocks_in_order)
 Test(bts, wrap_keeps_newest)
 {
 	struct emu_bts bts;
-	struct emu_bts_block *b;
+	struct trace_block *b;
 	long n;
 
 	cr_assert_eq(emu_bts_init(&bts, 24 * 4), 0);
@@ -63,7 +69,7 @@ Test(bts, wrap_keeps_newest)
 Test(bts, stop_pauses_the_block)
 {
 	struct emu_bts bts;
-	struct emu_bts_block *b;
+	struct trace_block *b;
 	long n;
 
 	cr_assert_eq(emu_bts_init(&bts, 24 * 8), 0);
@@ -103,7 +109,7 @@ Test(bts, stop_pauses_the_block)
 Test(bts, resume_elsewhere_ends_the_block)
 {
 	struct emu_bts bts;
-	struct emu_bts_block *b;
+	struct trace_block *b;
 	long n;
 
 	cr_assert_eq(emu_bts_init(&bts, 24 * 8), 0);
@@ -126,7 +132,7 @@ Test(bts, resume_elsewhere_ends_the_block)
 Test(bts, new_reads_all_or_nothing)
 {
 	struct emu_bts bts;
-	struct emu_bts_block *b;
+	struct trace_block *b;
 	long n;
 
 	cr_assert_eq(emu_bts_init(&bts, 24 * 8), 0);
@@ -154,7 +160,7 @@ Test(bts, new_reads_all_or_nothing)
 Test(bts, delta_continues_the_last_read)
 {
 	struct emu_bts bts;
-	struct emu_bts_block *b;
+	struct trace_block *b;
 	long n;
 
 	cr_assert_eq(emu_bts_init(&bts, 24 * 8), 0);
@@ -213,7 +219,7 @@ Test(bts, delta_continues_the_last_read)
 Test(bts, copy_leaves_new_and_delta_alone)
 {
 	struct emu_bts bts;
-	struct emu_bts_block *b;
+	struct trace_block *b;
 	long n;
 
 	cr_assert_eq(emu_bts_init(&bts, 24 * 8), 0);

@@ -17,7 +17,7 @@ Test(read, pt_all_new_and_status)
 	struct drv_proc proc;
 	struct emu *emu;
 	struct emu_status st;
-	struct emu_bts_block *blocks;
+	struct trace_blocks blocks = { 0 };
 	struct ps_buf all, fresh;
 	enum emu_resume how;
 
@@ -26,7 +26,7 @@ Test(read, pt_all_new_and_status)
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
 		     0);
 	cr_expect_eq(emu_status(emu, proc.pid, &st), -pse_notfound);
-	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 4096), 0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 4096), 0);
 	cr_expect_eq(emu_read_bts(emu, proc.pid, emu_bts_read_all, true,
 				  &blocks),
 		     -pse_notfound, "a PT thread has no BTS");
@@ -71,7 +71,7 @@ Test(read, bts_status_after_wraps)
 	snprintf(prog, sizeof(prog), "%s/recursion", EMU_PROGDIR);
 	cr_assert_eq(drv_start(&proc, prog, "6", "run"), 0);
 	drv_trace_init(&trace);
-	cr_assert_eq(drv_emulate(&proc, NULL, emu_format_bts, 4 * 24, &trace),
+	cr_assert_eq(drv_emulate(&proc, NULL, trace_format_bts, 4 * 24, &trace),
 		     0);
 	cr_assert_gt(trace.status.blocks, 8);
 	cr_expect_eq(trace.status.blocks_held, 4);

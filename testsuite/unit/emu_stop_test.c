@@ -68,7 +68,7 @@ static void start(struct drv_proc *proc, struct emu **emu)
 	cr_assert_eq(drv_start(proc, prog, "8", "run"), 0);
 	cr_assert_eq(emu_alloc(emu, proc->pid, &proc->sites, &proc->mem,
 			       NULL), 0);
-	cr_assert_eq(emu_enable(*emu, proc->pid, emu_format_pt, 1 << 16), 0);
+	cr_assert_eq(emu_enable(*emu, proc->pid, trace_format_pt, 1 << 16), 0);
 }
 
 Test(stop, own_traps_consumed_gdb_breakpoint_reported)
@@ -204,7 +204,7 @@ Test(stop, execve_resumes_tracing_in_the_new_image)
 	       PTRACE_O_EXITKILL);
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
 		     0);
-	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 1 << 20), 0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1 << 20), 0);
 	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
 	resume(proc.pid, how, 0);
 	for (;;) {

@@ -40,9 +40,9 @@ Test(emu, enable_disable_errors)
 	cr_expect(!emu_traced(emu, proc.pid));
 	cr_expect_eq(emu_disable(emu, proc.pid), -pse_notfound);
 	cr_expect_eq(emu_enable(emu, proc.pid, 7, 4096), -pse_invalid);
-	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 4096), 0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 4096), 0);
 	cr_expect(emu_traced(emu, proc.pid));
-	cr_expect_eq(emu_enable(emu, proc.pid, emu_format_pt, 4096),
+	cr_expect_eq(emu_enable(emu, proc.pid, trace_format_pt, 4096),
 		     -pse_exists);
 	cr_expect_eq(emu_disable(emu, proc.pid), 0);
 	cr_expect(!emu_traced(emu, proc.pid));
@@ -61,7 +61,7 @@ Test(emu, traps_planted_then_removed_with_original_bytes)
 	start(&proc);
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
 		     0);
-	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 4096), 0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 4096), 0);
 	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
 	cr_expect_eq(how, emu_resume_cont);
 	cr_assert_eq(emu_sites(&proc.sites), 1, "the first stop is planted");
@@ -86,7 +86,7 @@ Test(emu, memory_write_and_exec_drop_traps)
 	start(&proc);
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
 		     0);
-	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 4096), 0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 4096), 0);
 	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
 	cr_assert_gt(emu_sites(&proc.sites), 0);
 	cr_assert_eq(emu_on_mem_write(emu, proc.entry, 1), 0);
@@ -114,7 +114,7 @@ Test(emu, fork_child_gets_original_bytes)
 	start(&proc);
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
 		     0);
-	cr_assert_eq(emu_enable(emu, proc.pid, emu_format_pt, 4096), 0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 4096), 0);
 	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
 	cr_assert_eq(emu_sites(&proc.sites), 1);
 

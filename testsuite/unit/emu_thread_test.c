@@ -41,7 +41,7 @@ Test(thread, pt_segment)
 	int n;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, emu_format_pt, 4096, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
 	th.traced = true;
 	emu_rec_cond(&th, 0x1000, true, 0x1100);     /* off: nothing */
 	emu_rec_resume(&th, 0x1000);
@@ -68,12 +68,13 @@ Test(thread, pt_segment)
 Test(thread, bts_blocks)
 {
 	struct emu_thread th;
-	struct emu_bts_block *b;
+	struct trace_blocks blocks;
+	struct trace_block *b;
 	struct emu_edge edge = { 0x1010, 0x3000, 5, true };
 	long n;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, emu_format_bts, 24 * 16, 0),
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_bts, 24 * 16, 0),
 		     0);
 	th.traced = true;
 	emu_rec_resume(&th, 0x1000);
@@ -83,7 +84,10 @@ Test(thread, bts_blocks)
 	emu_rec_interrupt(&th, 0x1020, 0x101c);
 	emu_rec_resume(&th, 0x5000);
 	emu_rec_interrupt(&th, 0x5000, 0x4ffc);      /* at its start */
-	n = emu_bts_read(&th.bts, emu_bts_read_all, false, &b);
+	trace_blocks_init(&blocks);
+	cr_assert_eq(emu_bts_read(&th.bts, emu_bts_read_all, false, &blocks), 0);
+	n = (long) blocks.len;
+	b = blocks.block;
 	cr_assert_eq(n, 3);
 	cr_expect_eq(b[0].begin, 0x1000);
 	cr_expect_eq(b[0].end, 0x1010);
@@ -91,13 +95,15 @@ Test(thread, bts_blocks)
 	cr_expect_eq(b[1].end, 0x3020);
 	cr_expect_eq(b[2].begin, 0x1015);
 	cr_expect_eq(b[2].end, 0x101c);
-	free(b);
 	/* GDB's view adds the block the thread stopped in, up to its pc.  */
-	n = emu_bts_read(&th.bts, emu_bts_read_all, true, &b);
+	trace_blocks_reset(&blocks);
+	cr_assert_eq(emu_bts_read(&th.bts, emu_bts_read_all, true, &blocks), 0);
+	n = (long) blocks.len;
+	b = blocks.block;
 	cr_assert_eq(n, 4);
 	cr_expect_eq(b[3].begin, 0x5000);
 	cr_expect_eq(b[3].end, 0x5000);
-	free(b);
+	trace_blocks_fini(&blocks);
 	emu_thread_trace_fini(&th);
 }
 
@@ -108,7 +114,7 @@ Test(thread, gap_then_resume)
 	int n;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, emu_format_pt, 4096, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
 	th.traced = true;
 	emu_rec_resume(&th, 0x1000);
 	emu_rec_gap(&th, 0x4000);

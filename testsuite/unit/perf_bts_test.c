@@ -94,12 +94,12 @@ static int fake_branches(struct fake *f, uint64_t first, uint64_t last)
 
 /* Blocks for branches [first, last] in execution order, closed by PC:
    [to(i), from(i+1)] ..., [to(last), pc].  */
-static void check_blocks(const struct perf_bts_blocks *b, size_t at,
+static void check_blocks(const struct trace_blocks *b, size_t at,
 			 uint64_t first, uint64_t last, uint64_t pc)
 {
 	cr_assert_eq(b->len - at, last - first + 1);
 	for (uint64_t i = first; i <= last; i++) {
-		const struct btrace_block *blk = &b->block[at + i - first];
+		const struct trace_block *blk = &b->block[at + i - first];
 
 		cr_assert_eq(blk->begin, branch_to(i), "block %llu",
 			     (unsigned long long) i);
@@ -114,16 +114,16 @@ static const uint64_t pc = 0x401234;
 
 Test(perf_bts, blocks_array_grows)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	for (uint64_t i = 0; i < 1000; i++)
-		cr_assert_eq(perf_bts_blocks_push(&b, i, 2 * i), 0);
+		cr_assert_eq(trace_blocks_push(&b, i, 2 * i), 0);
 	cr_assert_eq(b.len, 1000);
 	cr_assert_eq(b.block[999].end, 1998);
-	perf_bts_blocks_reset(&b);
+	trace_blocks_reset(&b);
 	cr_assert_eq(b.len, 0);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	cr_assert_null(b.block);
 }
 
@@ -162,11 +162,11 @@ Test(perf_bts, kernel_start_from_kallsyms)
 
 Test(perf_bts, read_empty)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct fake f;
 
 	fake_init(&f, PAGE, PAGE);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_all, pc), 0);
 	cr_assert_eq(b.len, 0);
 	/* A delta always has the partial block holding the PC.  */
@@ -174,18 +174,18 @@ Test(perf_bts, read_empty)
 	cr_assert_eq(b.len, 1);
 	cr_assert_eq(b.block[0].begin, 0);
 	cr_assert_eq(b.block[0].end, pc);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	fake_fini(&f);
 }
 
 Test(perf_bts, read_partial)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct perf_ring_status st;
 	struct fake f;
 
 	fake_init(&f, PAGE, 2 * PAGE);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	fake_branches(&f, 1, 10);
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_all, pc), 0);
 	/* The oldest block, before branch 1, has no known start: dropped. */
@@ -196,20 +196,20 @@ Test(perf_bts, read_partial)
 	cr_assert_eq(st.size, 2 * PAGE);
 	cr_assert_eq(st.held, 10 * REC);
 	cr_assert_eq(st.wrapped, 0);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	fake_fini(&f);
 }
 
 Test(perf_bts, read_wrapped_with_a_straddling_sample)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct perf_ring_status st;
 	struct fake f;
 	const size_t size = PAGE;
 	const uint64_t n = 400, kept = size / REC;
 
 	fake_init(&f, PAGE, size);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	cr_assert_gt(fake_branches(&f, 1, n), 0, "no sample straddled");
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_all, pc), 0);
 	/* The ring holds the newest KEPT whole samples.  */
@@ -217,40 +217,40 @@ Test(perf_bts, read_wrapped_with_a_straddling_sample)
 	perf_bts_status(&f.bts, &st);
 	cr_assert_eq(st.held, size);
 	cr_assert(st.wrapped);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	fake_fini(&f);
 }
 
 Test(perf_bts, read_many_laps_on_and_data_offset_not_one_page)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct fake f;
 	const size_t size = 2 * PAGE;
 	const uint64_t n = 5000, kept = size / REC;
 
 	fake_init(&f, 2 * PAGE, size);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	fake_branches(&f, 1, n);
 	cr_assert_gt(f.head, 10 * size);
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_all, pc), 0);
 	check_blocks(&b, 0, n - kept + 1, n, pc);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	fake_fini(&f);
 }
 
 Test(perf_bts, read_delta_and_new)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct fake f;
 	uint64_t pc2 = 0x402000;
 
 	fake_init(&f, PAGE, PAGE);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	fake_branches(&f, 1, 20);
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_all, pc), 0);
 
 	/* Nothing new: "new" appends nothing.  */
-	perf_bts_blocks_reset(&b);
+	trace_blocks_reset(&b);
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_new, pc), 0);
 	cr_assert_eq(b.len, 0);
 
@@ -265,40 +265,40 @@ Test(perf_bts, read_delta_and_new)
 
 	/* "new" after more trace gives everything the ring holds.  */
 	fake_branches(&f, 26, 27);
-	perf_bts_blocks_reset(&b);
+	trace_blocks_reset(&b);
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_new, pc), 0);
 	check_blocks(&b, 0, 1, 27, pc);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	fake_fini(&f);
 }
 
 Test(perf_bts, delta_overflow)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct fake f;
 
 	fake_init(&f, PAGE, PAGE);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	fake_branches(&f, 1, 3);
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_all, pc), 0);
 	fake_branches(&f, 4, 4 + PAGE / REC + 1);
-	perf_bts_blocks_reset(&b);
+	trace_blocks_reset(&b);
 	cr_assert_eq(perf_bts_read(&f.bts, &b, perf_bts_read_delta, pc),
 		     -pse_nospace);
 	cr_assert_str_eq(f.bts.reason, "Overflow.");
 	cr_assert_eq(b.len, 0);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	fake_fini(&f);
 }
 
 Test(perf_bts, kernel_branches_are_skipped)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct fake f;
 
 	fake_init(&f, PAGE, PAGE);
 	f.bts.kernel_start = 0xffffffff81000000ull;
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	fake_branches(&f, 1, 2);
 	/* A return from the kernel to user space, as BTS reports it.  */
 	fake_record(&f, PERF_RECORD_SAMPLE, 0xffffffff81234567ull, 0x400777);
@@ -309,17 +309,17 @@ Test(perf_bts, kernel_branches_are_skipped)
 	cr_assert_eq(b.block[1].end, branch_from(3));
 	cr_assert_eq(b.block[2].begin, branch_to(3));
 	cr_assert_eq(b.block[2].end, pc);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	fake_fini(&f);
 }
 
 Test(perf_bts, a_foreign_record_ends_the_walk)
 {
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct fake f;
 
 	fake_init(&f, PAGE, PAGE);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	fake_branches(&f, 1, 5);
 	fake_record(&f, PERF_RECORD_THROTTLE, 0, 0);
 	fake_branches(&f, 6, 9);
@@ -327,18 +327,18 @@ Test(perf_bts, a_foreign_record_ends_the_walk)
 	cr_assert(f.bts.incomplete);
 	/* Only what is newer than the foreign record.  */
 	check_blocks(&b, 0, 6, 9, pc);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	fake_fini(&f);
 }
 
 Test(perf_bts, closed_and_bad_arguments)
 {
 	struct perf_bts bts;
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	uint8_t *map = aligned_alloc(PAGE, PAGE);
 
 	perf_bts_init(&bts);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	cr_assert_eq(perf_bts_read(&bts, &b, perf_bts_read_all, pc),
 		     -pse_notfound);
 	cr_assert_eq(perf_bts_size(&bts), 0);
@@ -354,7 +354,7 @@ Test(perf_bts, closed_and_bad_arguments)
 Test(perf_bts, this_machine)
 {
 	char reason[256], expect[512];
-	struct btrace_cpu cpu;
+	struct trace_cpu cpu;
 	struct perf_bts bts;
 	struct stat st;
 	int err;
@@ -460,7 +460,7 @@ static void touch_pages(struct kernel_ring *k, uint64_t *pages, size_t n)
 
 /* Whether the begins of B[from..] are, in order, the touched pages
    PAGES[0..n) (the kernel may add faults of its own in between).  */
-static size_t matched_in_order(const struct perf_bts_blocks *b,
+static size_t matched_in_order(const struct trace_blocks *b,
 			       size_t from, const uint64_t *pages, size_t n)
 {
 	size_t m = 0;
@@ -484,7 +484,7 @@ Test(perf_bts, real_kernel_ring_partial)
 {
 	struct kernel_ring k;
 	struct perf_bts bts;
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	uint64_t pages[64];
 	const size_t n = 40;
 
@@ -494,13 +494,13 @@ Test(perf_bts, real_kernel_ring_partial)
 	cr_assert_eq(bts.data.base, k.map + PAGE, "the kernel's data_offset");
 
 	touch_pages(&k, pages, n + 1);
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	cr_assert_eq(perf_bts_read(&bts, &b, perf_bts_read_all, pc), 0);
 	cr_assert_eq(bts.incomplete, 0);
 	cr_assert_geq(b.len, n);
 	cr_assert_eq(matched_in_order(&b, 0, pages, n), n);
 	cr_assert_eq(b.block[b.len - 1].end, pc);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	perf_bts_close(&bts);
 	kernel_ring_close(&k);
 }
@@ -509,7 +509,7 @@ Test(perf_bts, real_kernel_ring_wrapped)
 {
 	struct kernel_ring k;
 	struct perf_bts bts;
-	struct perf_bts_blocks b;
+	struct trace_blocks b;
 	struct perf_ring_status st;
 	static uint64_t pages[2000];
 	const size_t n = 1500, kept = PAGE / REC;
@@ -522,7 +522,7 @@ Test(perf_bts, real_kernel_ring_wrapped)
 	cr_assert(st.wrapped);
 	cr_assert_geq(perf_ring_data_head(bts.header), n * REC);
 
-	perf_bts_blocks_init(&b);
+	trace_blocks_init(&b);
 	cr_assert_eq(perf_bts_read(&bts, &b, perf_bts_read_all, pc), 0);
 	cr_assert_eq(bts.incomplete, 0);
 	cr_assert_eq(b.len, kept);
@@ -541,7 +541,7 @@ Test(perf_bts, real_kernel_ring_wrapped)
 				     "sample %zu", i);
 	cr_assert_geq(ours, kept / 2);
 	cr_assert_eq(b.block[b.len - 1].begin, pages[n - 1]);
-	perf_bts_blocks_fini(&b);
+	trace_blocks_fini(&b);
 	perf_bts_close(&bts);
 	kernel_ring_close(&k);
 }

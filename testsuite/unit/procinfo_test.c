@@ -246,3 +246,16 @@ Test(procinfo, thread_lists)
 	cr_assert_eq(procinfo_threads(reaped_pid(), &list), -pse_noproc);
 	procinfo_tids_fini(&list);
 }
+
+Test(procinfo, ids_of_this_process)
+{
+	struct procinfo_ids ids;
+
+	cr_assert_eq(procinfo_ids(getpid(), &ids), 0);
+	cr_assert_eq(ids.ppid, (long) getppid());
+	cr_assert_eq(ids.uid, (long) getuid());
+	cr_assert_eq(ids.euid, (long) geteuid());
+	cr_assert_eq(ids.gid, (long) getgid());
+	cr_assert_eq(ids.egid, (long) getegid());
+	cr_assert_eq(procinfo_ids(0x7ffffff0, &ids), -pse_noproc);
+}

@@ -46,3 +46,22 @@ Test(resume, signal_is_delivered)
 	cr_assert_eq(ev.kind, nat_ev_signalled);
 	cr_assert_eq(ev.sig, SIGTERM);
 }
+
+/* SIGKILLed while the stub holds it stopped: resuming it is no error,
+   and the wait reports the kill (the client would otherwise retry its
+   vCont for ever).  */
+Test(resume, a_killed_thread_resumes_into_its_end)
+{
+	struct nat_resume all = { -1, -1, nat_resume_cont, 0 };
+	struct nat_event ev;
+	pid_t pid = nat_fixture_start("loop", NULL);
+
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	/* Let the kill land: the thread becomes a zombie.  */
+	usleep(100000);
+	cr_assert_eq(nat_resume(&target, &all, 1), 0);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_signalled);
+	cr_assert_eq(ev.sig, SIGKILL);
+	cr_assert_eq(ev.pid, pid);
+}

@@ -601,3 +601,34 @@ Test(rsp_listen, real_gdb_interrupt)
 	cr_assert_not_null(strstr(log, "SIGINT"), "%s", log);
 	mini_fini(&m);
 }
+
+/* Loopback and stdio reach this machine only; 0.0.0.0 and :: reach
+   every interface (ptstub warns).  */
+Test(rsp_listen, exposure)
+{
+	static const struct {
+		const char *comm;
+		int exposure;
+	} cases[] = {
+		{ ":0", rsp_exposed_none },
+		{ "127.0.0.1:0", rsp_exposed_none },
+		{ "0.0.0.0:0", rsp_exposed_all },
+		{ "[::1]:0", rsp_exposed_none },
+		{ "[::]:0", rsp_exposed_all },
+		{ "-", rsp_exposed_none },
+	};
+	struct rsp_listener l;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		rsp_listen_init(&l);
+		if (rsp_listen_open(&l, cases[i].comm) < 0) {
+			/* No IPv6 here: the IPv6 cases cannot be tried.  */
+			cr_assert(strchr(cases[i].comm, '['), "%s: %s",
+				  cases[i].comm, rsp_listen_error(&l));
+			continue;
+		}
+		cr_assert_eq(rsp_listen_exposure(&l), cases[i].exposure, "%s",
+			     cases[i].comm);
+		rsp_listen_fini(&l);
+	}
+}

@@ -181,6 +181,7 @@ Test(wait, hook_interrupts_a_running_program)
 	pid_t pid = nat_fixture_start("loop", NULL);
 
 	cr_assert_eq(pipe(fds), 0);
+	memset(&hook, 0, sizeof(hook));
 	hook.fd = fds[0];
 	hook.readable = interrupt_now;
 	hook.ctx = &fds[0];
@@ -192,6 +193,31 @@ Test(wait, hook_interrupts_a_running_program)
 	cr_assert_eq(ev.pid, pid);
 	close(fds[0]);
 	close(fds[1]);
+}
+
+static int ticks_until_error(void *ctx)
+{
+	return ++*(int *) ctx == 3 ? -pse_io : 0;
+}
+
+/* The hook's tick comes while the program runs (here a loop with no
+   stop at all) and its error ends the wait.  */
+Test(wait, hook_ticks_while_a_program_runs)
+{
+	struct nat_wait_hook hook;
+	struct nat_event ev;
+	int ticks = 0;
+
+	nat_fixture_start("loop", NULL);
+	memset(&hook, 0, sizeof(hook));
+	hook.fd = -1;
+	hook.tick = ticks_until_error;
+	hook.tick_ms = 20;
+	hook.ctx = &ticks;
+	nat_fixture_resume_all(nat_resume_cont);
+	cr_assert_eq(nat_wait(&target, &ev, &hook), -pse_io);
+	cr_assert_eq(ticks, 3);
+	nat_stop(&target);
 }
 
 /* A breakpoint hit still pending when the client removed the breakpoint

@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""The tree's includes against the layer drawing in doc/HACKING.md.
+
+Each folder is a layer; a file may include only from the folders its
+layer may call (LAYERS below, the same table as the drawing), and the
+server reaches btrace/ only through the bundle writer's header.  No two
+headers may include each other, directly or through others.  Exits 1
+naming every include that breaks the drawing."""
+import os
+import re
+import subprocess
+import sys
+
+# layer -> the layers its files may include.  Keep in step with
+# doc/HACKING.md.
+LAYERS = {
+    "common": {"common"},
+    "xml": {"xml", "common"},
+    "btrace": {"btrace"},
+    "nat/emu": {"nat/emu", "nat", "common"},
+    "nat": {"nat", "nat/emu", "xml", "common"},
+    "server": {"server", "nat", "xml", "common", "btrace"},
+}
+# The only btrace/ headers the server may include: the bundle writer's.
+SERVER_BTRACE = {"btrace/ptbtrace.h", "btrace/bt_bundle_format.h"}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def layer_of(path):
+    """The layer a file belongs to: the longest folder prefix in LAYERS."""
+    best = None
+    for layer in LAYERS:
+        if path.startswith(layer + "/") and (best is None
+                                             or len(layer) > len(best)):
+            best = layer
+    return best
+
+
+def sources(top):
+    out = subprocess.run(["git", "-C", top, "ls-files", "*.c", "*.h"],
+                         capture_output=True, text=True, check=True).stdout
+    return [p for p in out.split() if layer_of(p)]
+
+
+def includes(top, path):
+    with open(os.path.join(top, path), encoding="utf-8",
+              errors="replace") as f:
+        return INCLUDE.findall(f.read())
+
+
+def header_cycle(graph):
+    """One include cycle among headers, as a list, or None."""
+    state = {}
+
+    def visit(node, stack):
+        state[node] = 1
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt, stack)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node, [])
+            if found:
+                return found
+    return None
+
+
+def main():
+    top = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..")
+    problems = []
+    graph = {}
+    try:
+        files = sources(top)
+    except (OSError, subprocess.CalledProcessError):
+        print("SKIP: layers: not a git checkout, no file list to check")
+        return 77
+    for path in files:
+        layer = layer_of(path)
+        for inc in includes(top, path):
+            if "/" not in inc:
+                continue            # config.h and the like
+            target = layer_of(inc)
+            if target is None:
+                continue            # not one of the stub's layers
+            if target not in LAYERS[layer]:
+                problems.append(f"{path}: {layer} -> {target} ({inc})")
+            elif layer == "server" and target == "btrace" \
+                    and inc not in SERVER_BTRACE:
+                problems.append(f"{path}: server -> {inc}: only the bundle "
+                                "writer's headers")
+            if path.endswith(".h") and inc.endswith(".h"):
+                graph.setdefault(path, []).append(inc)
+    cycle = header_cycle(graph)
+    if cycle:
+        problems.append("include cycle: " + " -> ".join(cycle))
+    for p in problems:
+        print("layers:", p)
+    print(f"layers: {len(files)} files checked, {len(problems)} problems")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
