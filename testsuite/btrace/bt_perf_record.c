@@ -108,7 +108,8 @@ static int bt_read_maps(struct bt_run *r)
 
 /* Single-step PROG's run, then emulate it; 77 if it cannot be traced.  */
 static int bt_record(struct bt_run *r, enum trace_format format,
-		     const char *prog, const char *arg)
+		     const char *prog, const char *arg,
+		     const struct emu_config *config)
 {
 	struct drv_proc proc;
 	int err;
@@ -129,7 +130,7 @@ static int bt_record(struct bt_run *r, enum trace_format format,
 	}
 	if (drv_start(&proc, prog, arg, "run") != 0)
 		return 1;
-	err = drv_emulate(&proc, NULL, format, 16u << 20, &r->trace);
+	err = drv_emulate(&proc, config, format, 16u << 20, &r->trace);
 	if (err < 0) {
 		fprintf(stderr, "bt_perf_record: emulated run: %s\n",
 			ps_errstr(err));
@@ -208,18 +209,26 @@ int main(int argc, char **argv)
 	struct bt_bundle b;
 	struct bt_diag diag;
 	const char *arg;
+	/* --engine=cache: the code-cache engine records, not the ptrace
+	   engine (NULL: the emulator's defaults).  */
+	static const struct emu_config cache = { .engine = emu_engine_cache };
+	const struct emu_config *config = NULL;
 	long nruns = 1;
 	int status = 0, i;
 	FILE *out;
 
-	if (argc > 1 && strncmp(argv[1], "--threads=", 10) == 0) {
-		nruns = strtol(argv[1] + 10, NULL, 10);
-		argv++;
-		argc--;
+	for (; argc > 1 && strncmp(argv[1], "--", 2) == 0; argv++, argc--) {
+		if (strncmp(argv[1], "--threads=", 10) == 0)
+			nruns = strtol(argv[1] + 10, NULL, 10);
+		else if (strcmp(argv[1], "--engine=cache") == 0)
+			config = &cache;
+		else
+			break;
 	}
 	if (argc != 6 || (strcmp(argv[1], "pt") && strcmp(argv[1], "bts")) ||
 	    nruns < 1 || nruns > BT_MAX_RUNS) {
-		fputs("usage: bt_perf_record [--threads=N] pt|bts PROG ARG|- "
+		fputs("usage: bt_perf_record [--threads=N] [--engine=cache] "
+		      "pt|bts PROG ARG|- "
 		      "BUNDLE|PERF.DATA TRUTH\n", stderr);
 		return 2;
 	}
@@ -227,7 +236,7 @@ int main(int argc, char **argv)
 	arg = strcmp(argv[3], "-") ? argv[3] : NULL;
 
 	for (i = 0; i < nruns && !status; i++)
-		status = bt_record(&runs[i], format, argv[2], arg);
+		status = bt_record(&runs[i], format, argv[2], arg, config);
 	if (status) {
 		while (i-- > 0)
 			bt_run_fini(&runs[i]);

@@ -35,9 +35,11 @@ for f in "$tool" "$rec" "$progs/recursion"; do
 	[ -x "$f" ] || { echo "FAIL: $f is not built"; exit 1; }
 done
 
-# record NAME FORMAT PROG ARG: $tmp/NAME.ptb, .truth and .data.
+# record NAME FORMAT PROG ARG: $tmp/NAME.ptb, .truth and .data, recorded
+# by the engine $engine names (empty: the ptrace engine).
+engine=
 record() {
-	"$rec" "$2" "$progs/$3" "$4" "$tmp/$1.ptb" "$tmp/$1.truth" \
+	"$rec" $engine "$2" "$progs/$3" "$4" "$tmp/$1.ptb" "$tmp/$1.truth" \
 		>"$tmp/$1.rec" 2>&1
 	rc=$?
 	if [ $rc = 77 ]; then
@@ -171,6 +173,14 @@ for spec in recursion:10 libcalls:-; do
 	prog=${spec%%:*}
 	record "$prog-bts" bts "$prog" "${spec#*:}" && check_bts "$prog-bts"
 done
+# The code-cache engine's traces, decoded by perf, are single-step's too.
+engine=--engine=cache
+for spec in recursion:10 loops:- indirect:- libcalls:- signals:-; do
+	prog=${spec%%:*}
+	record "$prog-cache" pt "$prog" "${spec#*:}" && check_pt "$prog-cache"
+done
+record "recursion-cache-bts" bts recursion 10 && check_bts "recursion-cache-bts"
+engine=
 
 # Several threads: three runs of one program (ASLR off: mapped alike) put
 # in one perf.data as threads of one process by the exporter's thread
