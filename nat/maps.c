@@ -1,4 +1,5 @@
 #include "nat/maps.h"
+#include "nat/emu/cc_inject.h"
 #include "common/ps_error.h"
 
 #include <fcntl.h>
@@ -106,6 +107,8 @@ int nat_maps_read(struct nat_maps *maps, pid_t pid)
 			continue;
 		name = line + pos;
 		name[strcspn(name, "\n")] = '\0';
+		if (cc_inject_own_mapping(name))
+			continue;
 		memset(&m, 0, sizeof(m));
 		m.start = start;
 		m.end = end;

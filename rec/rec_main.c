@@ -40,6 +40,8 @@ static void rec_usage(FILE *out)
 	      "  --attach              Record the running process PID; SIGINT or\n"
 	      "                        SIGTERM to ptstub ends the recording.\n"
 	      "  --btrace-source=SRC   auto, hardware or emulated (auto).\n"
+	      "  --btrace-engine=ENG   The emulator's engine: auto, ptrace or\n"
+	      "                        cache (auto: ptrace).\n"
 	      "  --disable-randomization\n"
 	      "  --no-disable-randomization\n"
 	      "                        Run PROG with address randomization off or\n"
@@ -49,7 +51,8 @@ static void rec_usage(FILE *out)
 
 enum {
 	opt_size = 256, opt_format, opt_full, opt_inherit, opt_trigger,
-	opt_trigger_count, opt_at_exit, opt_attach, opt_source, opt_norandom,
+	opt_trigger_count, opt_at_exit, opt_attach, opt_source, opt_engine,
+	opt_norandom,
 	opt_random, opt_help,
 };
 
@@ -64,6 +67,7 @@ static const struct option rec_options_long[] = {
 	{ "at-exit", no_argument, NULL, opt_at_exit },
 	{ "attach", no_argument, NULL, opt_attach },
 	{ "btrace-source", required_argument, NULL, opt_source },
+	{ "btrace-engine", required_argument, NULL, opt_engine },
 	{ "disable-randomization", no_argument, NULL, opt_norandom },
 	{ "no-disable-randomization", no_argument, NULL, opt_random },
 	{ "help", no_argument, NULL, opt_help },
@@ -171,6 +175,20 @@ static int rec_parse(int argc, char **argv, struct rec_options *o,
 				fprintf(stderr, "ptstub record: bad "
 					"--btrace-source %s: use auto, "
 					"hardware or emulated\n", optarg);
+				return -1;
+			}
+			break;
+		case opt_engine:
+			if (!strcmp(optarg, "auto"))
+				o->engine = nat_btrace_engine_auto;
+			else if (!strcmp(optarg, "ptrace"))
+				o->engine = nat_btrace_engine_ptrace;
+			else if (!strcmp(optarg, "cache"))
+				o->engine = nat_btrace_engine_cache;
+			else {
+				fprintf(stderr, "ptstub record: bad "
+					"--btrace-engine %s: use auto, "
+					"ptrace or cache\n", optarg);
 				return -1;
 			}
 			break;

@@ -51,6 +51,7 @@ int rec_init(struct recorder *rec, struct nat_target *target,
 	rec->opts = *opts;
 	rec->sigfd = -1;
 	target->btrace_policy = opts->policy;
+	target->btrace_engine = opts->engine;
 	target->report_exec = 1;
 	target->report_fork = opts->inherit;
 	target->report_vfork = opts->inherit;

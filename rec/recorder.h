@@ -41,6 +41,7 @@ struct rec_options {
 	const char *trigger;       /* --trigger=FUNC, or NULL */
 	unsigned trigger_count;    /* the entry that triggers (1: first) */
 	int policy;                /* enum nat_btrace_policy */
+	int engine;                /* enum nat_btrace_engine */
 	FILE *log;                 /* where the snapshot lines go */
 };
 

@@ -257,7 +257,7 @@ static struct cc_chunk *cc_chunk_new(struct cc *cc, pid_t tid, uint64_t ip)
 	if (cc->nchunks == cc_max_chunks)
 		return NULL;
 	if (cc_inject_mmap(tid, mem, cc->syscall_at, ip, true, cc_chunk_size,
-			   PROT_READ | PROT_EXEC, "ptstub code cache", &addr) < 0)
+			   PROT_READ | PROT_EXEC, CC_MAP_NAME("code cache"), &addr) < 0)
 		return NULL;
 	if (nat_mem_write(mem, addr, head, sizeof(head)) < 0) {
 		cc_inject_munmap(tid, mem, cc->syscall_at, addr,
@@ -285,7 +285,7 @@ static int cc_thread_data(struct cc *cc, pid_t tid)
 		return -pse_unsupported;
 	err = cc_inject_mmap(tid, mem, cc->syscall_at, 0, false,
 			     cc_data_size(cc), PROT_READ | PROT_WRITE,
-			     "ptstub branch log", &addr);
+			     CC_MAP_NAME("branch log"), &addr);
 	if (err < 0)
 		return err;
 	err = cc_inject_mprotect(tid, mem, cc->syscall_at,

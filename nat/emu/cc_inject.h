@@ -6,6 +6,7 @@
 #define NAT_EMU_CC_INJECT_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -17,6 +18,17 @@ struct nat_mem;
    A signal that arrives meanwhile is sent again afterwards.  */
 int cc_inject_syscall(pid_t tid, struct nat_mem *mem, uint64_t at,
 		      long nr, const uint64_t args[6], int64_t *ret);
+
+/* The engine's mappings are named "ptstub ..." (CC_MAP_NAME), so that
+   /proc/PID/maps says "/memfd:ptstub ... (deleted)": they are not the
+   program's, and whatever lists the program's mappings leaves them out.  */
+#define CC_MAP_NAME(what) "ptstub " what
+
+static inline bool cc_inject_own_mapping(const char *path)
+{
+	return strncmp(path, "/memfd:" CC_MAP_NAME(""),
+		       sizeof("/memfd:" CC_MAP_NAME("")) - 1) == 0;
+}
 
 /* Map SIZE bytes with PROT in TID near HINT (within reach of rel32 from
    it when NEAR), private.  With NAME, from a memfd of that name (so

@@ -45,6 +45,9 @@ def main():
     for src in sources:
         rec = [benchlib.PTSTUB, "record", "--btrace-source=" + src,
                "-o", out]
+        if src == "emulated":
+            modes.append(("record (code cache)",
+                          rec + ["--btrace-engine=cache", "--", prog, arg]))
         modes += [("record (%s)" % src, rec + ["--", prog, arg]),
                   ("record --at-exit (%s)" % src,
                    rec + ["--at-exit", "--", prog, arg]),
