@@ -1,4 +1,4 @@
-/* The code-cache engine (DESIGN.md, "The code-cache engine"): a traced
+/* The code-cache engine (doc/HACKING.md places it): a traced
    thread that runs freely executes translated copies of its blocks
    (cc_xlate) from a code cache in its own address space, logging the
    outcome of each conditional branch through its GS base; ptstub drains
