@@ -10,6 +10,7 @@ server_libpsserver_a_SOURCES = \
 	server/srv_osdata.c server/srv_osdata.h \
 	server/srv_osdata_sys.c server/srv_osdata_sys.h \
 	server/srv_notif.c server/srv_notif.h server/srv_nonstop.c \
+	server/srv_reply.c \
 	server/srv_postmortem.c server/srv_postmortem.h \
 	server/srv_pm_image.c server/srv_pm_image.h
 server_libpsserver_a_SOURCES += server/srv_progress.c server/srv_progress.h

@@ -3,7 +3,6 @@
 #include "server/server.h"
 #include "server/srv_lldb.h"
 #include "common/ps_error.h"
-#include "nat/amd64_regs.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,122 +43,11 @@ void srv_fini(struct srv *srv)
 	srv_notif_queue_fini(&srv->notifs);
 }
 
-int srv_prefix(const char *pkt, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(pkt, prefix, n) == 0;
-}
-
-int srv_error_text(struct srv *srv, const char *text)
-{
-	ps_buf_reset(&srv->reply);
-	ps_buf_puts(&srv->reply, "E.");
-	ps_buf_puts(&srv->reply, text);
-	return srv_reply;
-}
-
-int srv_error(struct srv *srv, int err)
-{
-	const char *text = ps_errstr(err);
-
-	ps_buf_reset(&srv->reply);
-	ps_buf_puts(&srv->reply, "E.");
-	/* Capitalised and closed like gdbserver's own texts.  */
-	ps_buf_putc(&srv->reply, (char) (text[0] & ~0x20));
-	ps_buf_puts(&srv->reply, text + 1);
-	ps_buf_putc(&srv->reply, '.');
-	return srv_reply;
-}
-
-struct nat_process *srv_general_process(struct srv *srv)
-{
-	if (srv->general.pid > 0)
-		return nat_find_process(srv->target, (pid_t) srv->general.pid);
-	return nat_first_process(srv->target);
-}
-
-struct nat_thread *srv_general_thread(struct srv *srv)
-{
-	struct nat_process *proc = srv_general_process(srv);
-
-	if (!proc)
-		return NULL;
-	if (srv->general.tid > 0)
-		return nat_find_thread(srv->target, proc->pid,
-				       (pid_t) srv->general.tid);
-	return proc->threads;
-}
-
 static int srv_on_readable(void *ctx)
 {
 	struct srv *srv = ctx;
 
 	return rsp_conn_check_interrupt(srv->conn);
-}
-
-static long srv_cond_read_mem(void *data, uint64_t addr, void *buf,
-			      size_t len)
-{
-	struct nat_thread *thread = data;
-
-	return nat_read_memory(thread->proc, addr, buf, len);
-}
-
-static int srv_cond_read_reg(void *data, unsigned regno, uint64_t *value)
-{
-	struct nat_thread *thread = data;
-	struct amd64_regs *regs;
-	uint8_t raw[64];
-	int n = nat_thread_regs(thread, &regs);
-
-	if (n < 0)
-		return n;
-	n = amd64_regs_read(regs, regno, raw, sizeof(raw));
-	if (n < 0)
-		return n;
-	*value = 0;
-	memcpy(value, raw, n < 8 ? (size_t) n : 8);
-	return 0;
-}
-
-/* A breakpoint hit whose conditions are all false is nobody's stop: step
-   off it and run on as the client last asked, as gdbserver does.  A
-   requested step always ends in a report.  */
-int srv_condition_false(struct srv *srv, const struct nat_event *ev)
-{
-	struct nat_thread *thread;
-	struct ax_context ctx;
-	struct ax_cond_list *list;
-	uint64_t pc;
-
-	if (ev->kind != nat_ev_stopped ||
-	    (ev->reason != nat_stop_swbreak && ev->reason != nat_stop_hwbreak))
-		return 0;
-	thread = nat_find_thread(srv->target, ev->pid, ev->tid);
-	if (!thread || thread->stepping)
-		return 0;
-	list = ev->reason == nat_stop_swbreak ? &srv->conds_sw : &srv->conds_hw;
-	ctx.read_mem = srv_cond_read_mem;
-	ctx.read_reg = srv_cond_read_reg;
-	ctx.data = thread;
-	{
-		struct amd64_regs *regs;
-
-		if (nat_thread_regs(thread, &regs) < 0)
-			return 0;
-		pc = amd64_regs_pc(regs);
-	}
-	if (ax_conds_eval(list, pc, &ctx) != 0)
-		return 0;
-	/* Debug-register breakpoints need no step: the kernel sets RF.  */
-	if (ev->reason == nat_stop_swbreak &&
-	    nat_step_over_breakpoint(srv->target, thread) < 0)
-		return 0;
-	/* Non-stop: only this thread stopped; it goes on as it went.  */
-	if (srv->non_stop)
-		return nat_continue_thread(srv->target, thread) == 0;
-	return nat_resume(srv->target, srv->resume, srv->nresume) == 0;
 }
 
 int srv_wait_and_reply(struct srv *srv)
@@ -318,11 +206,6 @@ int srv_parse_disable(const char *list, unsigned *mask, const char **bad,
 	}
 	*mask |= m;
 	return 0;
-}
-
-static int srv_is(const char *pkt, size_t len, const char *name)
-{
-	return len == strlen(name) && !memcmp(pkt, name, len);
 }
 
 int srv_packet_disabled(const struct srv *srv, const char *pkt, size_t len)

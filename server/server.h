@@ -130,6 +130,12 @@ int srv_serve(struct srv *srv, struct rsp_conn *conn);
 /* Handle one packet.  */
 int srv_dispatch(struct srv *srv, const char *pkt, size_t len);
 
+/* What every handler uses (srv_reply.c, a leaf below them).  */
+
+/* Whether PKT (LEN bytes) starts with PREFIX; is exactly NAME.  */
+int srv_prefix(const char *pkt, size_t len, const char *prefix);
+int srv_is(const char *pkt, size_t len, const char *name);
+
 /* Reply "E.<text>" for error code ERR.  */
 int srv_error(struct srv *srv, int err);
 int srv_error_text(struct srv *srv, const char *text);
@@ -186,8 +192,10 @@ int srv_handle_qxfer(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_monitor(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_settings(struct srv *srv, const char *pkt, size_t len);
 int srv_handle_btrace(struct srv *srv, const char *pkt, size_t len);
-/* QNonStop, vStopped, vCtrlC, and '?' and vAttach as non-stop has them.  */
+/* QNonStop, vStopped and vCtrlC.  */
 int srv_handle_nonstop(struct srv *srv, const char *pkt, size_t len);
+/* '?', in either mode.  */
+int srv_handle_status(struct srv *srv, const char *pkt, size_t len);
 
 /* Write the selected thread's trace bundle to PATH; MSG gets what to
    tell the user.  */
@@ -213,8 +221,5 @@ void srv_monitor_fini(struct srv *srv);
 
 /* Send TEXT to GDB's console (an O packet).  */
 int srv_console(struct srv *srv, const char *text);
-
-/* Whether PKT (LEN bytes) starts with PREFIX.  */
-int srv_prefix(const char *pkt, size_t len, const char *prefix);
 
 #endif

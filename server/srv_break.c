@@ -1,8 +1,12 @@
 /* Z and z: software breakpoints planted by the stub (Z0), and the debug
-   registers for hardware breakpoints and watchpoints (Z1-Z4).  */
+   registers for hardware breakpoints and watchpoints (Z1-Z4); and, at a
+   hit, the target-side conditions GDB attached to them.  */
 #include "server/server.h"
 #include "common/ps_error.h"
 #include "common/ps_hex.h"
+#include "nat/amd64_regs.h"
+
+#include <string.h>
 
 int srv_handle_break(struct srv *srv, const char *pkt, size_t len)
 {
@@ -61,4 +65,68 @@ int srv_handle_break(struct srv *srv, const char *pkt, size_t len)
 			srv_error_text(srv, "Cannot access memory.") : err;
 	ps_buf_puts(&srv->reply, "OK");
 	return srv_reply;
+}
+
+static long srv_cond_read_mem(void *data, uint64_t addr, void *buf,
+			      size_t len)
+{
+	struct nat_thread *thread = data;
+
+	return nat_read_memory(thread->proc, addr, buf, len);
+}
+
+static int srv_cond_read_reg(void *data, unsigned regno, uint64_t *value)
+{
+	struct nat_thread *thread = data;
+	struct amd64_regs *regs;
+	uint8_t raw[64];
+	int n = nat_thread_regs(thread, &regs);
+
+	if (n < 0)
+		return n;
+	n = amd64_regs_read(regs, regno, raw, sizeof(raw));
+	if (n < 0)
+		return n;
+	*value = 0;
+	memcpy(value, raw, n < 8 ? (size_t) n : 8);
+	return 0;
+}
+
+/* A breakpoint hit whose conditions are all false is nobody's stop: step
+   off it and run on as the client last asked, as gdbserver does.  A
+   requested step always ends in a report.  */
+int srv_condition_false(struct srv *srv, const struct nat_event *ev)
+{
+	struct nat_thread *thread;
+	struct ax_context ctx;
+	struct ax_cond_list *list;
+	uint64_t pc;
+
+	if (ev->kind != nat_ev_stopped ||
+	    (ev->reason != nat_stop_swbreak && ev->reason != nat_stop_hwbreak))
+		return 0;
+	thread = nat_find_thread(srv->target, ev->pid, ev->tid);
+	if (!thread || thread->stepping)
+		return 0;
+	list = ev->reason == nat_stop_swbreak ? &srv->conds_sw : &srv->conds_hw;
+	ctx.read_mem = srv_cond_read_mem;
+	ctx.read_reg = srv_cond_read_reg;
+	ctx.data = thread;
+	{
+		struct amd64_regs *regs;
+
+		if (nat_thread_regs(thread, &regs) < 0)
+			return 0;
+		pc = amd64_regs_pc(regs);
+	}
+	if (ax_conds_eval(list, pc, &ctx) != 0)
+		return 0;
+	/* Debug-register breakpoints need no step: the kernel sets RF.  */
+	if (ev->reason == nat_stop_swbreak &&
+	    nat_step_over_breakpoint(srv->target, thread) < 0)
+		return 0;
+	/* Non-stop: only this thread stopped; it goes on as it went.  */
+	if (srv->non_stop)
+		return nat_continue_thread(srv->target, thread) == 0;
+	return nat_resume(srv->target, srv->resume, srv->nresume) == 0;
 }

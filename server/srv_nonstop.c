@@ -1,8 +1,9 @@
 /* Non-stop mode, as gdbserver does it on the wire: QNonStop, vCont
    answered OK at once, each stop sent as a "%Stop:" notification with
-   the rest queued for vStopped, '?' reporting every stopped thread,
-   vAttach answered OK with the stops following as notifications, and
-   vCtrlC.  The inferior runs while packets are served: the loop here
+   the rest queued for vStopped, '?' reporting every stopped thread
+   (srv_handle_status; in all-stop, the last stop again), and vCtrlC.
+   vAttach's non-stop answer (OK, the stops following as notifications)
+   is srv_process.c's.  The inferior runs while packets are served: the loop here
    waits on the client and on the inferior's events together.  */
 #include "server/server.h"
 #include "common/ps_error.h"
@@ -180,11 +181,6 @@ static int srv_nonstop_status(struct srv *srv)
 	return srv_reply_head(srv, srv_notif_head(&srv->notifs));
 }
 
-static int srv_is(const char *pkt, size_t len, const char *name)
-{
-	return len == strlen(name) && !memcmp(pkt, name, len);
-}
-
 int srv_handle_nonstop(struct srv *srv, const char *pkt, size_t len)
 {
 	if (srv_prefix(pkt, len, "QNonStop:"))
@@ -198,21 +194,27 @@ int srv_handle_nonstop(struct srv *srv, const char *pkt, size_t len)
 		ps_buf_puts(&srv->reply, "OK");
 		return srv_reply;
 	}
-	if (pkt[0] == '?')
-		return srv->non_stop ? srv_nonstop_status(srv)
-				     : srv_handle_general(srv, pkt, len);
-	if (srv_prefix(pkt, len, "vAttach;")) {
-		int res = srv_handle_process(srv, pkt, len);
-
-		/* GDB takes the threads as running and stops them: the
-		   stops follow as notifications.  */
-		if (res == srv_reply && srv->non_stop &&
-		    srv->reply.len && srv->reply.data[0] != 'E') {
-			nat_hold_stopped(srv->target, srv->last.pid, 1);
-			ps_buf_reset(&srv->reply);
-			ps_buf_puts(&srv->reply, "OK");
-		}
-		return res;
-	}
 	return srv_reply;
+}
+
+int srv_handle_status(struct srv *srv, const char *pkt, size_t len)
+{
+	(void) pkt;
+	(void) len;
+	if (srv->non_stop)
+		return srv_nonstop_status(srv);
+	if (!nat_first_process(srv->target) || !srv->have_last) {
+		ps_buf_puts(&srv->reply, "W00");
+		return srv_reply;
+	}
+	/* All-stop: the last stop again, if its thread is still there.  */
+	if (srv->last.kind != nat_ev_exited &&
+	    srv->last.kind != nat_ev_signalled &&
+	    !nat_find_thread(srv->target, srv->last.pid, srv->last.tid)) {
+		struct nat_process *proc = nat_first_process(srv->target);
+
+		srv->last.pid = proc->pid;
+		srv->last.tid = proc->threads->tid;
+	}
+	return srv_stop_reply(srv, &srv->last) < 0 ? -pse_internal : srv_reply;
 }

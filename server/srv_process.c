@@ -254,7 +254,16 @@ static int srv_vattach(struct srv *srv, const char *pkt, size_t len)
 		return srv_reply;
 	if (srv_attach_program(srv, pid) < 0)
 		return srv_error_text(srv, "Cannot attach to process.");
-	return srv_stop_reply(srv, &srv->last) < 0 ? -pse_internal : srv_reply;
+	if (srv_stop_reply(srv, &srv->last) < 0)
+		return -pse_internal;
+	/* Non-stop: GDB takes the threads as running and stops them; the
+	   stops follow as notifications.  */
+	if (srv->non_stop && srv->reply.len) {
+		nat_hold_stopped(srv->target, srv->last.pid, 1);
+		ps_buf_reset(&srv->reply);
+		ps_buf_puts(&srv->reply, "OK");
+	}
+	return srv_reply;
 }
 
 /* With no process left and no extended protocol, there is nothing more
