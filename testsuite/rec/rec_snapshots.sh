@@ -88,18 +88,6 @@ grep -q "^ptstub: snapshot 0: exit, 1 thread," "$tmp/e.err" ||
 	fail "--at-exit: the bundle does not decode"
 echo "PASS: --at-exit"
 
-# The code-cache engine records the same run: the same call history,
-# instruction ranges included.
-"$stub" record --btrace-engine=cache --at-exit -o "$tmp/c.ptb" -- "$prog" 2 \
-	>/dev/null 2>"$tmp/c.err"
-grep -q "^ptstub: snapshot 0: exit, 1 thread," "$tmp/c.err" ||
-	fail "--btrace-engine=cache: $(cat "$tmp/c.err")"
-"$tool" call-history /i --size=0 "$tmp/e.ptb" >"$tmp/e.h"
-"$tool" call-history /i --size=0 "$tmp/c.ptb" >"$tmp/c.h"
-[ -s "$tmp/e.h" ] && cmp -s "$tmp/e.h" "$tmp/c.h" ||
-	fail "--btrace-engine=cache: the history differs from the ptrace engine's"
-echo "PASS: --btrace-engine=cache records what the ptrace engine does"
-
 # Across an exec: the snapshot's image is the new program's (the old
 # one's libraries, in the side-band, are not mixed in), so its end
 # decodes with symbols.

@@ -92,7 +92,7 @@ child=$(sed -n 's/^Process .* created; pid = \([0-9]*\)$/\1/p' "$tmp/stub.log")
 	echo "continue"
 } >"$tmp/running.gdb"
 after_go 1 kill -9 "$child"
-gdb_timeout=30 run_gdb running "$prog"
+gdb_timeout=120 run_gdb running "$prog"
 wait "$killer"
 expect running '^Program terminated with signal SIGKILL, Killed\.$' "the kill, reported"
 wait "$spid"
