@@ -101,6 +101,18 @@ static void nat_poke_pc(pid_t tid, uint64_t pc)
 	       (void *) offsetof(struct user_regs_struct, rip), (void *) pc);
 }
 
+/* An int3 trap at PC with no int3 there any more: one of ours, removed
+   while the thread's stop was still uncollected (a non-stop z0 races
+   other threads' hits).  The program's own int3 is still in memory.  */
+static bool nat_int3_was_removed(pid_t tid, uint64_t pc)
+{
+	long word;
+
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, tid, (void *) pc, 0);
+	return errno == 0 && (word & 0xff) != 0xcc;
+}
+
 /* A SIGTRAP: one of GDB's breakpoints, a debug register, a completed
    step, or the program's own.  */
 static int nat_classify_trap(struct nat_target *target,
@@ -131,8 +143,11 @@ static int nat_classify_trap(struct nat_target *target,
 		uint64_t pc = nat_peek_pc(thread->tid) - 1;
 		const struct int3_site *site = int3_lookup(&proc->int3s, pc);
 
-		if (site && (site->owners & int3_owner_gdb)) {
-			/* Report the breakpoint's address, as swbreak+ says.  */
+		if ((site && (site->owners & int3_owner_gdb)) ||
+		    (!site && nat_int3_was_removed(thread->tid, pc))) {
+			/* Report the breakpoint's address, as swbreak+ says.
+			   A hit on a breakpoint removed before its stop was
+			   collected is stale: nat_event_is_stale drops it.  */
 			nat_poke_pc(thread->tid, pc);
 			nat_set_pending(thread, status, nat_stop_swbreak);
 			thread->pending_pc = pc;

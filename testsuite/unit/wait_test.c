@@ -1,6 +1,8 @@
 #include "testsuite/unit/nat_fixture.h"
 
 #include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
 #include <sys/user.h>
 
 TestSuite(wait, .init = nat_fixture_setup, .fini = nat_fixture_teardown);
@@ -251,4 +253,28 @@ Test(wait, stale_breakpoint_hit_lets_all_threads_run)
 	nat_fixture_wait(&ev);
 	cr_assert_eq(ev.kind, nat_ev_exited, "kind %d", ev.kind);
 	cr_expect_eq(ev.status, 3);
+}
+
+/* A thread hits a breakpoint that the client removes before its stop is
+   collected (non-stop: z0 while other threads run): the hit is stale,
+   the PC goes back over the int3 and the program runs on, unharmed.  */
+Test(wait, breakpoint_removed_before_its_hit_is_collected)
+{
+	uint64_t marker = elfsym_addr(prog, "marker");
+	struct nat_process *proc;
+	struct nat_event ev;
+	siginfo_t si;
+	pid_t pid = nat_fixture_start("marker", NULL);
+
+	proc = nat_find_process(&target, pid);
+	cr_assert_eq(nat_insert_breakpoint(proc, marker), 0);
+	nat_fixture_resume_all(nat_resume_cont);
+	/* Wait for the trap without collecting it.  */
+	memset(&si, 0, sizeof(si));
+	cr_assert_eq(waitid(P_PID, pid, &si, WSTOPPED | WNOWAIT | __WALL), 0);
+	cr_assert_eq(si.si_status, SIGTRAP);
+	cr_assert_eq(nat_remove_breakpoint(proc, marker), 0);
+
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_exited, "kind %d sig %d", ev.kind, ev.sig);
 }
