@@ -19,6 +19,9 @@
 
 /* The PacketSize we advertise (and so the largest reply we build).  */
 #define SRV_PACKET_SIZE 0x20000
+/* The largest vFile reply, gdbserver's packet size (srv_general.c
+   says why it is smaller than ours).  */
+#define SRV_HOSTIO_REPLY_MAX 0x4800
 
 enum srv_result {
 	srv_reply = 0,       /* send srv->reply */

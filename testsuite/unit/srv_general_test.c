@@ -87,3 +87,21 @@ Test(srv_general, vfile_open_reads_a_file)
 	r = srv_fx_req(cmd);
 	cr_assert(r && r[0] == 'F' && r[1] != '-', "vFile:open gave %s", r);
 }
+
+/* GDB fetches a whole reply at each readahead miss: a pread as long as
+   PacketSize is cut to gdbserver's size, which GDB reads fastest.  */
+Test(srv_general, vfile_pread_is_cut_to_the_hostio_reply_size)
+{
+	char hex[8192], cmd[9000];
+	unsigned long fd;
+	const char *r;
+
+	srv_fx_hex(hex, fx.prog);
+	snprintf(cmd, sizeof(cmd), "vFile:open:%s,0,0", hex);
+	r = srv_fx_req(cmd);
+	cr_assert(r && sscanf(r, "F%lx", &fd) == 1, "vFile:open gave %s", r);
+	r = srv_fx_reqf("vFile:pread:%lx,%x,0", fd, SRV_PACKET_SIZE);
+	cr_assert(r && r[0] == 'F', "vFile:pread gave %s", r);
+	cr_assert_leq(fx.len, (size_t) SRV_HOSTIO_REPLY_MAX);
+	cr_assert_gt(fx.len, (size_t) SRV_HOSTIO_REPLY_MAX / 2, "%zu", fx.len);
+}
