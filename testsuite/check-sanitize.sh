@@ -30,14 +30,9 @@ make -s -j"$(nproc)"
 # them; then, with the sanitized ptstub and GDB, the end-to-end
 # scenarios, the robustness tests and the bounded fuzzing
 # (SANITIZE_E2E=0 leaves those out).
-tests=$(sed -n '/^TESTS = /,/^$/p' Makefile | tr -d '\\' | tr ' \t' '\n\n' |
-	sed -n 's/\$(EXEEXT)$//p' |
-	grep -E '^testsuite/(unit/.*_test|emu/emu_oracle_test)$' | tr '\n' ' ')
+tests="$(make -s list-unit_tests) testsuite/emu/emu_oracle_test"
 if [ "${SANITIZE_E2E:-1}" != 0 ]; then
-	tests="$tests $(sed -n '/^e2e_scenarios = /,/^$/p' Makefile |
-		tr -d '\\' | tr ' \t' '\n\n' | grep '\.gdb$' | tr '\n' ' ')"
-	tests="$tests $(sed -n '/^robust_tests = /,/^[^\t]/p' Makefile |
-		tr -d '\\' | tr ' \t' '\n\n' | grep '\.sh$' | tr '\n' ' ')"
+	tests="$tests $(make -s list-e2e_scenarios) $(make -s list-robust_tests)"
 	tests="$tests testsuite/fuzz/fuzz_check.sh"
 fi
 rc=0

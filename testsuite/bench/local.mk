@@ -1,6 +1,5 @@
-# testsuite/bench: `make bench-stub` and `make bench-btrace`, the stub's
-# and the client library's side of `make bench` (the emulator's own
-# benchmark, bench-emu, is in nat/emu/local.mk).  Benchmarks print
+# testsuite/bench: `make bench-emu`, `make bench-stub`, `make
+# bench-btrace`, `make bench-live` and `make bench-record`.  Benchmarks print
 # measured ratios side by side in one run; they are never tests, so
 # nothing here goes into TESTS.  See testsuite/bench/README.md.
 
@@ -9,12 +8,17 @@
 check_PROGRAMS += testsuite/bench/bench_prog testsuite/bench/emu_alone \
 	testsuite/bench/rsp_bench testsuite/bench/blk_loop
 testsuite_bench_bench_prog_CFLAGS = -O1 -g -fno-omit-frame-pointer
-testsuite_bench_emu_alone_CFLAGS = $(AM_CFLAGS)
 testsuite_bench_emu_alone_LDADD = $(EMU_DRIVER_LIBS)
-testsuite_bench_rsp_bench_CFLAGS = $(AM_CFLAGS)
 testsuite_bench_rsp_bench_LDADD = $(EMU_DRIVER_LIBS)
-testsuite_bench_blk_loop_CFLAGS = $(AM_CFLAGS)
 testsuite_bench_blk_loop_LDADD = btrace/libptbtrace.la -lipt
+
+# (0) the emulator's engines against a naive single-step tracer and the
+# native run, each shortcut on and off (testsuite/emu/progs/bench_work).
+check_PROGRAMS += testsuite/bench/emu_bench
+testsuite_bench_emu_bench_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
+testsuite_bench_emu_bench_LDADD = $(EMU_DRIVER_LIBS)
+bench-emu: testsuite/bench/emu_bench testsuite/emu/progs/bench_work
+	./testsuite/bench/emu_bench
 
 EXTRA_DIST += testsuite/bench/README.md testsuite/bench/benchlib.py \
 	testsuite/bench/bench_stub.py testsuite/bench/bench_btrace.py \
@@ -47,4 +51,4 @@ bench-record: ptstub$(EXEEXT) testsuite/bench/bench_prog
 clean-local: clean-bench
 clean-bench:
 	-rm -rf testsuite/bench/out
-.PHONY: bench-stub bench-btrace bench-live bench-record clean-bench
+.PHONY: bench-emu bench-stub bench-btrace bench-live bench-record clean-bench

@@ -5,12 +5,10 @@
 check_PROGRAMS += testsuite/exact/exact_diff
 testsuite_exact_exact_diff_SOURCES = testsuite/exact/exact_diff.c \
 	testsuite/exact/exact_check.c testsuite/exact/exact_check.h
-testsuite_exact_exact_diff_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 testsuite_exact_exact_diff_LDADD = $(EMU_DRIVER_LIBS)
 check_PROGRAMS += testsuite/exact/exact_threads
 testsuite_exact_exact_threads_SOURCES = testsuite/exact/exact_threads.c \
 	testsuite/exact/exact_check.c testsuite/exact/exact_check.h
-testsuite_exact_exact_threads_CFLAGS = $(AM_CFLAGS) $(LIBELF_CFLAGS)
 testsuite_exact_exact_threads_LDADD = $(EMU_DRIVER_LIBS)
 
 # The thread programs exact_threads runs.

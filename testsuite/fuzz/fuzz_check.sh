@@ -1,6 +1,7 @@
 #!/bin/sh
 # make check's bounded fuzzing: each target (testsuite/fuzz/fuzz_*.c,
-# built with gcc, ASan and UBSan beside driver.c) runs its committed
+# built beside driver.c with the tree's flags: ASan and UBSan under
+# make check-sanitize) runs its committed
 # regression inputs (regress/NAME, every crash found so far) and seed
 # corpus (corpus/NAME), then FUZZ_CHECK_SECONDS (3) of random mutations
 # of them.  A sanitizer report or a crash fails, and the input is kept
