@@ -1,4 +1,5 @@
 #include "common/trace.h"
+#include "common/ps_array.h"
 #include "common/ps_error.h"
 
 #include <stdlib.h>
@@ -23,22 +24,9 @@ void trace_blocks_reset(struct trace_blocks *blocks)
 
 int trace_blocks_reserve(struct trace_blocks *blocks, size_t n)
 {
-	struct trace_block *block;
-	size_t cap;
-
-	if (n <= blocks->cap - blocks->len)
-		return 0;
-	if (n > SIZE_MAX / sizeof(*block) / 2 - blocks->len)
+	if (n > SIZE_MAX - blocks->len)
 		return -pse_nomem;
-	cap = blocks->cap ? blocks->cap : 64;
-	while (cap < blocks->len + n)
-		cap *= 2;
-	block = realloc(blocks->block, cap * sizeof(*block));
-	if (!block)
-		return -pse_nomem;
-	blocks->block = block;
-	blocks->cap = cap;
-	return 0;
+	return PS_ARRAY_RESERVE(blocks->block, blocks->cap, blocks->len + n);
 }
 
 int trace_blocks_push(struct trace_blocks *blocks, uint64_t begin,

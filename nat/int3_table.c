@@ -1,4 +1,5 @@
 #include "nat/int3_table.h"
+#include "common/ps_array.h"
 #include "nat/mem.h"
 #include "common/ps_error.h"
 
@@ -89,16 +90,8 @@ int int3_insert(struct int3_table *table, struct nat_mem *mem, uint64_t addr,
 		return 0;
 	}
 
-	if (table->count == table->cap) {
-		size_t cap = table->cap ? 2 * table->cap : 64;
-		struct int3_site *sites;
-
-		sites = realloc(table->sites, cap * sizeof(*sites));
-		if (!sites)
-			return -pse_nomem;
-		table->sites = sites;
-		table->cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(table->sites, table->cap, table->count + 1))
+		return -pse_nomem;
 
 	n = nat_mem_read(mem, addr, &site.orig, 1);
 	if (n != 1)

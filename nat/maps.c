@@ -1,4 +1,5 @@
 #include "nat/maps.h"
+#include "common/ps_array.h"
 #include "nat/emu/cc_inject.h"
 #include "common/ps_error.h"
 
@@ -72,15 +73,8 @@ int nat_build_id(const char *path, uint8_t *id, size_t len)
 
 static int nat_maps_push(struct nat_maps *maps, const struct nat_map *m)
 {
-	if (maps->count == maps->cap) {
-		size_t cap = maps->cap ? 2 * maps->cap : 32;
-		struct nat_map *grown = realloc(maps->map, cap * sizeof(*grown));
-
-		if (!grown)
-			return -pse_nomem;
-		maps->map = grown;
-		maps->cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(maps->map, maps->cap, maps->count + 1))
+		return -pse_nomem;
 	maps->map[maps->count++] = *m;
 	return 0;
 }

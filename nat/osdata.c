@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "nat/osdata.h"
+#include "common/ps_array.h"
 #include "nat/procinfo.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
@@ -51,16 +52,9 @@ static int osdata_numbers(struct osdata_pids *list, const char *path, long min)
 		pid = strtol(ent->d_name, &end, 10);
 		if (*end || pid < min || pid > 0x7fffffff)
 			continue;
-		if (list->count == list->cap) {
-			size_t cap = list->cap ? 2 * list->cap : 256;
-			pid_t *p = realloc(list->pids, cap * sizeof(*p));
-
-			if (!p) {
-				closedir(dir);
-				return -pse_nomem;
-			}
-			list->pids = p;
-			list->cap = cap;
+		if (PS_ARRAY_RESERVE(list->pids, list->cap, list->count + 1)) {
+			closedir(dir);
+			return -pse_nomem;
 		}
 		list->pids[list->count++] = (pid_t) pid;
 	}

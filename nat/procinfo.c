@@ -1,4 +1,5 @@
 #include "nat/procinfo.h"
+#include "common/ps_array.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
 
@@ -160,15 +161,8 @@ void procinfo_tids_fini(struct procinfo_tids *list)
 
 static int tids_add(struct procinfo_tids *list, pid_t tid)
 {
-	if (list->count == list->cap) {
-		size_t cap = list->cap ? 2 * list->cap : 16;
-		pid_t *tids = realloc(list->tids, cap * sizeof(*tids));
-
-		if (!tids)
-			return -pse_nomem;
-		list->tids = tids;
-		list->cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(list->tids, list->cap, list->count + 1))
+		return -pse_nomem;
 	list->tids[list->count++] = tid;
 	return 0;
 }

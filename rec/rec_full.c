@@ -4,6 +4,7 @@
    drained is counted, reported and marked in the bundle (a thread's
    "lost"), never silently dropped.  */
 #include "rec/recorder.h"
+#include "common/ps_array.h"
 #include "btrace/ptbtrace.h"
 #include "nat/btrace.h"
 #include "common/ps_buf.h"
@@ -34,18 +35,8 @@ static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t tid,
 static int rec_stream_append(struct rec_stream *s, const void *data,
 			     size_t len)
 {
-	if (s->len + len > s->cap) {
-		size_t cap = s->cap ? s->cap : 65536;
-		uint8_t *p;
-
-		while (cap < s->len + len)
-			cap *= 2;
-		p = realloc(s->data, cap);
-		if (!p)
-			return -pse_nomem;
-		s->data = p;
-		s->cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(s->data, s->cap, s->len + len))
+		return -pse_nomem;
 	memcpy(s->data + s->len, data, len);
 	s->len += len;
 	return 0;

@@ -2,6 +2,7 @@
    mapping changes) in the order they happened, so that a trace that
    spans them can be decoded against the right image.  */
 #include "rec/recorder.h"
+#include "common/ps_array.h"
 #include "btrace/ptbtrace.h"
 #include "common/ps_error.h"
 
@@ -18,18 +19,13 @@ static int rec_sideband_push(struct recorder *rec, const struct bt_sideband *e)
 	uint8_t *id = NULL;
 
 	if (rec->nsideband == rec->sideband_cap) {
-		size_t cap = rec->sideband_cap ? 2 * rec->sideband_cap : 8;
-		struct bt_sideband *sb = realloc(rec->sideband,
-						 cap * sizeof(*sb));
-		char **paths;
+		/* Two arrays side by side: both grow to the same capacity.  */
+		size_t cap = rec->sideband_cap, paths_cap = rec->sideband_cap;
 
-		if (!sb)
+		if (PS_ARRAY_RESERVE(rec->sideband, cap, rec->nsideband + 1) ||
+		    PS_ARRAY_RESERVE(rec->sideband_paths, paths_cap,
+				     rec->nsideband + 1))
 			return -pse_nomem;
-		rec->sideband = sb;
-		paths = realloc(rec->sideband_paths, cap * sizeof(*paths));
-		if (!paths)
-			return -pse_nomem;
-		rec->sideband_paths = paths;
 		rec->sideband_cap = cap;
 	}
 	/* The path and the build-id share one allocation.  */

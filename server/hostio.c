@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "server/hostio.h"
+#include "common/ps_array.h"
 #include "server/rsp_escape.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
@@ -87,15 +88,8 @@ void hostio_fini(struct hostio *hio)
 
 static int fd_add(struct hostio *hio, int fd)
 {
-	if (hio->count == hio->cap) {
-		size_t cap = hio->cap ? 2 * hio->cap : 16;
-		int *fds = realloc(hio->fds, cap * sizeof(*fds));
-
-		if (!fds)
-			return -pse_nomem;
-		hio->fds = fds;
-		hio->cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(hio->fds, hio->cap, hio->count + 1))
+		return -pse_nomem;
 	hio->fds[hio->count++] = fd;
 	return 0;
 }

@@ -1,6 +1,7 @@
 /* LLDB's per-server state, its JSON and error replies, and the hook
    that traces the new threads of a process-wide trace.  */
 #include "server/srv_lldb.h"
+#include "common/ps_array.h"
 #include "server/server.h"
 #include "server/rsp_escape.h"
 #include "common/ps_error.h"
@@ -124,15 +125,8 @@ int srv_lldb_proc_add(struct srv_lldb *st, struct nat_thread *thread,
 			 (unsigned long long) st->proc_limit);
 		return -pse_nospace;
 	}
-	if (st->proc_ntids == st->proc_cap) {
-		size_t cap = st->proc_cap ? 2 * st->proc_cap : 8;
-		pid_t *tids = realloc(st->proc_tids, cap * sizeof(*tids));
-
-		if (!tids)
-			return -pse_nomem;
-		st->proc_tids = tids;
-		st->proc_cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(st->proc_tids, st->proc_cap, st->proc_ntids + 1))
+		return -pse_nomem;
 	target->btrace_psb_period = st->proc_psb;
 	reason[0] = '\0';
 	err = nat_btrace_enable(target, thread, trace_format_pt,

@@ -1,4 +1,5 @@
 #include "nat/emu/cc_blocks.h"
+#include "common/ps_array.h"
 #include "common/ps_error.h"
 
 #include <stdlib.h>
@@ -84,16 +85,8 @@ void cc_blocks_mark_bad(struct cc_blocks *bs, uint64_t start)
 
 	if (cc_table_room(bs) < 0)
 		return;
-	if (bs->nbad == bs->badcap) {
-		size_t cap = bs->badcap ? 2 * bs->badcap : 64;
-		struct cc_block **grown = realloc(bs->bad,
-						  cap * sizeof(*grown));
-
-		if (!grown)
-			return;
-		bs->bad = grown;
-		bs->badcap = cap;
-	}
+	if (PS_ARRAY_RESERVE(bs->bad, bs->badcap, bs->nbad + 1))
+		return;
 	blk = calloc(1, sizeof(*blk));
 	if (!blk)
 		return;
@@ -108,16 +101,8 @@ int cc_blocks_add(struct cc_blocks *bs, struct cc_block *blk)
 
 	if (cc_table_room(bs) < 0)
 		return -pse_nomem;
-	if (bs->nblocks == bs->cap) {
-		size_t cap = bs->cap ? 2 * bs->cap : 256;
-		struct cc_block **grown = realloc(bs->blocks,
-						  cap * sizeof(*grown));
-
-		if (!grown)
-			return -pse_nomem;
-		bs->blocks = grown;
-		bs->cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(bs->blocks, bs->cap, bs->nblocks + 1))
+		return -pse_nomem;
 	hi = bs->nblocks;
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;

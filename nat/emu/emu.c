@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "nat/emu/emu.h"
+#include "common/ps_array.h"
 #include "nat/emu/cc.h"
 #include "nat/emu/emu_alu.h"
 #include "nat/emu/emu_branch.h"
@@ -132,16 +133,8 @@ struct emu_thread *emu_thread_get(struct emu *emu, pid_t tid)
 
 	if (th)
 		return th;
-	if (emu->nthreads == emu->cap) {
-		size_t cap = emu->cap ? 2 * emu->cap : 8;
-		struct emu_thread **grown =
-			realloc(emu->threads, cap * sizeof(*grown));
-
-		if (!grown)
-			return NULL;
-		emu->threads = grown;
-		emu->cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(emu->threads, emu->cap, emu->nthreads + 1))
+		return NULL;
 	th = calloc(1, sizeof(*th));
 	if (!th)
 		return NULL;

@@ -1,4 +1,5 @@
 #include "nat/emu/emu_maps.h"
+#include "common/ps_array.h"
 #include "common/ps_error.h"
 
 #include <stdio.h>
@@ -34,17 +35,9 @@ int emu_maps_load(struct emu_maps *maps, pid_t pid)
 
 		if (sscanf(line, "%llx-%llx %7s", &start, &end, perms) != 3)
 			continue;
-		if (maps->count == maps->cap) {
-			size_t cap = maps->cap ? 2 * maps->cap : 64;
-			struct emu_map *grown =
-				realloc(maps->maps, cap * sizeof(*grown));
-
-			if (!grown) {
-				fclose(file);
-				return -pse_nomem;
-			}
-			maps->maps = grown;
-			maps->cap = cap;
+		if (PS_ARRAY_RESERVE(maps->maps, maps->cap, maps->count + 1)) {
+			fclose(file);
+			return -pse_nomem;
 		}
 		maps->maps[maps->count++] = (struct emu_map) {
 			start, end, perms[0] == 'r', perms[1] == 'w',

@@ -1,4 +1,5 @@
 #include "nat/emu/emu_planted.h"
+#include "common/ps_array.h"
 #include "common/ps_error.h"
 
 #include <stdlib.h>
@@ -37,15 +38,8 @@ int emu_planted_add(struct emu_planted *set, uint64_t addr)
 
 	if (at < set->count && set->addrs[at] == addr)
 		return 0;
-	if (set->count == set->cap) {
-		size_t cap = set->cap ? 2 * set->cap : 256;
-		uint64_t *grown = realloc(set->addrs, cap * sizeof(*grown));
-
-		if (!grown)
-			return -pse_nomem;
-		set->addrs = grown;
-		set->cap = cap;
-	}
+	if (PS_ARRAY_RESERVE(set->addrs, set->cap, set->count + 1))
+		return -pse_nomem;
 	memmove(&set->addrs[at + 1], &set->addrs[at],
 		(set->count - at) * sizeof(*set->addrs));
 	set->addrs[at] = addr;

@@ -21,6 +21,8 @@ unit_tests += testsuite/unit/trace_test
 testsuite_unit_trace_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/ps_crc32_test
 testsuite_unit_ps_crc32_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/ps_array_test
+testsuite_unit_ps_array_test_LDADD = $(UNIT_LIBS)
 
 # xml/
 unit_tests += testsuite/unit/tdesc_amd64_test
