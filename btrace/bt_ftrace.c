@@ -2,26 +2,11 @@
    on call, return, tail call and change of function; up/prev/next links;
    gaps for decode errors.  Blocks, not instructions, are stored.  */
 #include "btrace/bt_seg.h"
+#include "btrace/bt_array.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int bt_grow(void **array, size_t *cap, size_t count, size_t size)
-{
-	size_t ncap;
-	void *grown;
-
-	if (count < *cap)
-		return 0;
-	ncap = *cap ? 2 * *cap : 256;
-	grown = realloc(*array, ncap * size);
-	if (!grown)
-		return -bte_nomem;
-	*array = grown;
-	*cap = ncap;
-	return 0;
-}
 
 static size_t bt_key_hash(const struct bt_func_key *key, size_t size)
 {
@@ -75,8 +60,7 @@ static int bt_key_intern(struct bt_ftrace *ft, const struct bt_func_key *key,
 		}
 	}
 
-	errcode = bt_grow((void **) &ft->keys, &ft->keys_cap, ft->nkeys,
-			  sizeof(*ft->keys));
+	errcode = BT_ARRAY_RESERVE(ft->keys, ft->keys_cap, ft->nkeys + 1);
 	if (errcode < 0)
 		return errcode;
 	ft->keys[ft->nkeys] = *key;

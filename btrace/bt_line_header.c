@@ -1,6 +1,7 @@
 /* DWARF line program headers (see bt_line_header.h): DWARF 5's entry
    formats with their string forms, the older NUL-terminated lists.  */
 #include "btrace/bt_line_header.h"
+#include "btrace/bt_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <dwarf.h>
@@ -93,15 +94,8 @@ static const char *bt_sec_str(const Elf_Data *d, uint64_t off)
 int bt_lhdr_add_file(struct bt_lhdr *h, const char *name,
 			    uint64_t dir)
 {
-	if (h->nfiles == h->files_cap) {
-		size_t ncap = h->files_cap ? 2 * h->files_cap : 16;
-		struct bt_lfile *f = realloc(h->files, ncap * sizeof(*f));
-
-		if (!f)
-			return -bte_nomem;
-		h->files = f;
-		h->files_cap = ncap;
-	}
+	if (BT_ARRAY_RESERVE(h->files, h->files_cap, h->nfiles + 1))
+		return -bte_nomem;
 	h->files[h->nfiles].name = name;
 	h->files[h->nfiles].dir = dir;
 	h->files[h->nfiles].sub = -1;
@@ -267,15 +261,8 @@ int bt_lhdr_read(struct bt_lhdr *h, const struct bt_dsecs *secs,
 
 		if (!d || !d[0])
 			break;
-		if (h->ndirs == cap) {
-			const char **nd;
-
-			cap = cap ? 2 * cap : 16;
-			nd = realloc(h->dirs, cap * sizeof(*nd));
-			if (!nd)
-				return -bte_nomem;
-			h->dirs = nd;
-		}
+		if (BT_ARRAY_RESERVE(h->dirs, cap, h->ndirs + 1))
+			return -bte_nomem;
 		h->dirs[h->ndirs++] = d;
 	}
 	for (;;) {

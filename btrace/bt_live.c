@@ -4,6 +4,7 @@
    pc (p), the process's mappings (vFile of /proc/PID/maps; the files
    must be at the same paths here) and copies of its vDSO (m).  */
 #include "btrace/bt_rsp.h"
+#include "btrace/bt_array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,15 +183,9 @@ static int bt_live_maps(struct bt_live *l, struct bt_diag *diag)
 			(perms[1] == 'w' ? PROT_WRITE : 0) |
 			(perms[2] == 'x' ? PROT_EXEC : 0);
 		if (line[name] == '/') {
-			if (l->b.nmappings == cap) {
-				void *grown = realloc(l->maps, (cap = 2 * cap
-						+ 16) * sizeof(*l->maps));
-
-				if (!grown)
-					return bt_diag_set(diag, bte_nomem, 0,
-							   0, "out of memory");
-				l->maps = grown;
-			}
+			if (BT_ARRAY_RESERVE(l->maps, cap, l->b.nmappings + 1))
+				return bt_diag_set(diag, bte_nomem, 0, 0,
+						   "out of memory");
 			l->maps[l->b.nmappings++] = (struct bt_mapping) {
 				lo, hi - lo, offset, prot, line + name, NULL,
 				0 };
@@ -200,16 +195,10 @@ static int bt_live_maps(struct bt_live *l, struct bt_diag *diag)
 
 			if (!bytes)
 				continue;
-			if (l->b.npages == pcap) {
-				void *grown = realloc(l->pages, (pcap = 2 * pcap
-						+ 2) * sizeof(*l->pages));
-
-				if (!grown) {
-					free(bytes);
-					return bt_diag_set(diag, bte_nomem, 0,
-							   0, "out of memory");
-				}
-				l->pages = grown;
+			if (BT_ARRAY_RESERVE(l->pages, pcap, l->b.npages + 1)) {
+				free(bytes);
+				return bt_diag_set(diag, bte_nomem, 0, 0,
+						   "out of memory");
 			}
 			l->pages[l->b.npages++] = (struct bt_pages) {
 				lo, hi - lo, prot, "[vdso]", bytes };

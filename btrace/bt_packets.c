@@ -2,6 +2,7 @@
    (gdb/btrace.c: the maint commands): PT packets decoded with libipt's
    packet decoder, pads skipped as GDB does by default; BTS blocks.  */
 #include "btrace/bt_packets.h"
+#include "btrace/bt_array.h"
 #include "btrace/bt_history.h"
 
 #include <ctype.h>
@@ -13,16 +14,8 @@
 static int bt_packets_push(struct bt_packets *p, size_t *cap,
 			   const struct bt_packet *packet)
 {
-	if (p->count == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 256;
-		struct bt_packet *grown = realloc(p->packets,
-						  ncap * sizeof(*grown));
-
-		if (!grown)
-			return -bte_nomem;
-		p->packets = grown;
-		*cap = ncap;
-	}
+	if (BT_ARRAY_RESERVE(p->packets, *cap, p->count + 1))
+		return -bte_nomem;
 	p->packets[p->count++] = *packet;
 	return 0;
 }

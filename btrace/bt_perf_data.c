@@ -1,5 +1,6 @@
 /* The perf.data file writer: see bt_perf_data.h.  */
 #include "btrace/bt_perf_data.h"
+#include "btrace/bt_array.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -32,19 +33,9 @@ void bt_perf_buf_put(struct bt_perf_buf *buf, const void *data, size_t size)
 {
 	if (buf->failed)
 		return;
-	if (buf->len + size > buf->cap) {
-		size_t cap = buf->cap ? buf->cap : 256;
-		uint8_t *grown;
-
-		while (cap < buf->len + size)
-			cap *= 2;
-		grown = realloc(buf->data, cap);
-		if (!grown) {
-			buf->failed = 1;
-			return;
-		}
-		buf->data = grown;
-		buf->cap = cap;
+	if (BT_ARRAY_RESERVE(buf->data, buf->cap, buf->len + size)) {
+		buf->failed = 1;
+		return;
 	}
 	if (data)
 		memcpy(buf->data + buf->len, data, size);

@@ -1,5 +1,6 @@
 /* Synthetic symbols for PLT entries, as BFD makes them for GDB.  */
 #include "btrace/bt_plt.h"
+#include "btrace/bt_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <inttypes.h>
@@ -59,15 +60,8 @@ static size_t bt_plt_slots(Elf *elf, struct bt_slot **out)
 				if (!name || !name[0])
 					continue;
 			}
-			if (n == cap) {
-				struct bt_slot *grown;
-
-				cap = cap ? 2 * cap : 64;
-				grown = realloc(slots, cap * sizeof(*slots));
-				if (!grown)
-					break;
-				slots = grown;
-			}
+			if (BT_ARRAY_RESERVE(slots, cap, n + 1))
+				break;
 			slots[n].address = rela.r_offset;
 			slots[n].name = name;
 			slots[n].addend = (uint64_t) rela.r_addend;

@@ -4,6 +4,7 @@
    Frames are function instances: a segment and its prev/next chain, as
    GDB's btrace frame unwinder identifies them; lines come from DWARF.  */
 #include "btrace/bt_history.h"
+#include "btrace/bt_array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,15 +32,8 @@ static int bt_replay_collect(uint64_t ip, void *ctx)
 {
 	struct bt_replay *r = ctx;
 
-	if (r->count == r->pcs_cap) {
-		size_t cap = r->pcs_cap ? 2 * r->pcs_cap : 256;
-		uint64_t *pcs = realloc(r->pcs, cap * sizeof(*pcs));
-
-		if (!pcs)
-			return -bte_nomem;
-		r->pcs = pcs;
-		r->pcs_cap = cap;
-	}
+	if (BT_ARRAY_RESERVE(r->pcs, r->pcs_cap, r->count + 1))
+		return -bte_nomem;
 	r->pcs[r->count++] = ip;
 	return 0;
 }

@@ -6,6 +6,7 @@
    pieces, or an ack alone, otherwise waits for the peer's delayed ack
    (40 ms a packet on Linux).  */
 #include "btrace/bt_rsp.h"
+#include "btrace/bt_array.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -130,15 +131,8 @@ static int bt_rsp_put(struct bt_rsp *r, const void *data, size_t len)
 
 static int bt_rsp_append(struct bt_rsp *r, char c)
 {
-	if (r->len + 2 > r->cap) {
-		size_t cap = r->cap ? 2 * r->cap : 4096;
-		char *grown = realloc(r->buf, cap);
-
-		if (!grown)
-			return -bte_nomem;
-		r->buf = grown;
-		r->cap = cap;
-	}
+	if (BT_ARRAY_RESERVE(r->buf, r->cap, r->len + 2))
+		return -bte_nomem;
 	r->buf[r->len++] = c;
 	r->buf[r->len] = 0;
 	return 0;

@@ -2,6 +2,7 @@
    and a file that cannot be opened is reported as GDB reports it (an
    error the first time in a row, "N\tin FILE" after).  */
 #include "btrace/bt_source.h"
+#include "btrace/bt_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <errno.h>
@@ -54,16 +55,9 @@ static int bt_source_read(struct bt_source *s, const char *path)
 	if (!in)
 		return errno ? errno : ENOENT;
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
-		if (s->size + n + 1 > cap) {
-			char *grown;
-
-			cap = 2 * (s->size + n + 1);
-			grown = realloc(s->text, cap);
-			if (!grown) {
-				fclose(in);
-				return ENOMEM;
-			}
-			s->text = grown;
+		if (BT_ARRAY_RESERVE(s->text, cap, s->size + n + 1)) {
+			fclose(in);
+			return ENOMEM;
 		}
 		memcpy(s->text + s->size, buf, n);
 		s->size += n;

@@ -2,6 +2,7 @@
    function names (linkage names for C asm labels), the file names GDB
    displays, and find_pc_line's choice among rows at one address.  */
 #include "btrace/bt_symtab_int.h"
+#include "btrace/bt_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <dwarf.h>
@@ -105,16 +106,9 @@ static int bt_symtab_add_dfunc(struct bt_symtab *st, uint32_t cu_index,
 	while ((off = dwarf_ranges(die, off, &base, &low, &high)) > 0) {
 		struct bt_dfunc_ent *e;
 
-		if (st->ndfuncs == st->dfuncs_cap) {
-			size_t ncap = st->dfuncs_cap ? 2 * st->dfuncs_cap : 64;
-			struct bt_dfunc_ent *d = realloc(st->dfuncs,
-							 ncap * sizeof(*d));
-
-			if (!d)
-				return -bte_nomem;
-			st->dfuncs = d;
-			st->dfuncs_cap = ncap;
-		}
+		if (BT_ARRAY_RESERVE(st->dfuncs, st->dfuncs_cap,
+				     st->ndfuncs + 1))
+			return -bte_nomem;
 		if (!has_entry) {
 			entry = low;
 			has_entry = 1;

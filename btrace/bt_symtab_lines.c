@@ -7,6 +7,7 @@
    lookup is a binary search.  libdw's rows are not enough: they are
    sorted by address across sequences and lose the file switches.  */
 #include "btrace/bt_line_header.h"
+#include "btrace/bt_array.h"
 #include "btrace/bt_symtab_int.h"
 #include "btrace/ptbtrace.h"
 
@@ -129,15 +130,8 @@ static int bt_lbuild_record(struct bt_lbuild *b, int sub, int line,
 		if (!have_last || last_line == 0)
 			return 0;
 	}
-	if (s->n == b->caps[sub]) {
-		size_t ncap = b->caps[sub] ? 2 * b->caps[sub] : 32;
-		struct bt_lent *v = realloc(s->v, ncap * sizeof(*v));
-
-		if (!v)
-			return -bte_nomem;
-		s->v = v;
-		b->caps[sub] = ncap;
-	}
+	if (BT_ARRAY_RESERVE(s->v, b->caps[sub], s->n + 1))
+		return -bte_nomem;
 	s->v[s->n].pc = pc;
 	s->v[s->n].line = line;
 	s->v[s->n].is_stmt = (uint32_t) is_stmt;

@@ -3,6 +3,7 @@
    stub sends them.  Every element and attribute is checked against the
    DTDs; errors name the element, its line and byte offset.  */
 #include "btrace/ptbtrace.h"
+#include "btrace/bt_array.h"
 
 #include <ctype.h>
 #include <expat.h>
@@ -124,16 +125,9 @@ static int bt_xml_block(struct bt_xml_state *st, const char **attrs)
 			  &end) < 0)
 		return -1;
 
-	if (out->trace_size + 16 > st->cap) {
-		size_t cap = st->cap ? 2 * st->cap : 256;
-		uint8_t *grown = realloc(out->trace, cap);
-
-		if (!grown) {
-			bt_xml_fail(st, "out of memory at <%s>", "block", NULL);
-			return -1;
-		}
-		out->trace = grown;
-		st->cap = cap;
+	if (BT_ARRAY_RESERVE(out->trace, st->cap, out->trace_size + 16)) {
+		bt_xml_fail(st, "out of memory at <%s>", "block", NULL);
+		return -1;
 	}
 	/* The bundle's BTS layout: little-endian pairs, in XML order.  */
 	for (int i = 0; i < 8; ++i) {
@@ -369,19 +363,10 @@ static void XMLCALL bt_xml_chars(void *data, const char *s, int len)
 			}
 		return;
 	}
-	if (st->text_len + (size_t) len + 1 > st->text_cap) {
-		size_t cap = st->text_cap ? st->text_cap : 4096;
-		char *grown;
-
-		while (cap < st->text_len + (size_t) len + 1)
-			cap *= 2;
-		grown = realloc(st->text, cap);
-		if (!grown) {
-			bt_xml_fail(st, "out of memory at <%s>", "raw", NULL);
-			return;
-		}
-		st->text = grown;
-		st->text_cap = cap;
+	if (BT_ARRAY_RESERVE(st->text, st->text_cap,
+			     st->text_len + (size_t) len + 1)) {
+		bt_xml_fail(st, "out of memory at <%s>", "raw", NULL);
+		return;
 	}
 	memcpy(st->text + st->text_len, s, (size_t) len);
 	st->text_len += (size_t) len;

@@ -187,6 +187,8 @@ unit_tests += testsuite/unit/rec_symbol_test
 testsuite_unit_rec_symbol_test_LDADD = $(UNIT_LIBS)
 
 # btrace/ (libptbtrace)
+unit_tests += testsuite/unit/bt_array_test
+testsuite_unit_bt_array_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_bundle_test
 testsuite_unit_bt_bundle_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_bundle_v2_test
