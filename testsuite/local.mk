@@ -177,6 +177,18 @@ clean-sanitize:
 	-rm -rf testsuite/sanitize
 .PHONY: check-sanitize clean-sanitize
 
+# `make check-valgrind`: the end-to-end scenarios once with ptstub under
+# valgrind's memcheck (slow; not in CI).  Reports in
+# testsuite/valgrind/logs/, the run's output in testsuite/valgrind/check.out.
+EXTRA_DIST += testsuite/valgrind/check.sh testsuite/valgrind/stub.sh
+check-valgrind: ptstub$(EXEEXT) $(e2e_programs)
+	@$(SHELL) $(srcdir)/testsuite/valgrind/check.sh '$(abs_top_builddir)' \
+		'$(abs_top_srcdir)'
+clean-local: clean-valgrind
+clean-valgrind:
+	-rm -rf testsuite/valgrind/logs testsuite/valgrind/check.out
+.PHONY: check-valgrind clean-valgrind
+
 # The includes against the layer drawing in doc/HACKING.md.
 TESTS += testsuite/layers_check.py
 EXTRA_DIST += testsuite/layers_check.py doc/HACKING.md
