@@ -186,7 +186,8 @@ check-valgrind: ptstub$(EXEEXT) $(e2e_programs)
 		'$(abs_top_srcdir)'
 clean-local: clean-valgrind
 clean-valgrind:
-	-rm -rf testsuite/valgrind/logs testsuite/valgrind/check.out
+	-rm -rf testsuite/valgrind/logs testsuite/valgrind/check.out \
+		testsuite/valgrind/ptstub
 .PHONY: check-valgrind clean-valgrind
 
 # The includes against the layer drawing in doc/HACKING.md.

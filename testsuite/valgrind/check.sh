@@ -10,13 +10,15 @@ set -u
 build=$1
 src=$2
 logdir=$build/testsuite/valgrind/logs
-rm -rf "$logdir"
+rm -rf "$logdir" "$build/testsuite/valgrind/ptstub"
 mkdir -p "$logdir"
 command -v valgrind >/dev/null 2>&1 || { echo "check-valgrind: no valgrind" >&2; exit 2; }
 tests=$(sed -n '/^e2e_scenarios = /,/^$/p' "$build/Makefile" |
 	tr -d '\\' | tr ' \t' '\n\n' | grep '\.gdb$' | tr '\n' ' ')
+# A copy of ptstub: a rebuild during the long run must not change it.
+cp "$build/ptstub" "$build/testsuite/valgrind/ptstub" || exit 2
 rc=0
-VALGRIND_LOGDIR=$logdir VALGRIND_PTSTUB=$build/ptstub \
+VALGRIND_LOGDIR=$logdir VALGRIND_PTSTUB=$build/testsuite/valgrind/ptstub \
 	make -C "$build" -s check TESTS="$tests" \
 	E2E_STUB="$src/testsuite/valgrind/stub.sh" \
 	E2E_TIMEOUT_SCALE="${E2E_TIMEOUT_SCALE:-10}" \
