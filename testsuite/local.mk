@@ -166,7 +166,7 @@ tally:
 	@$(PYTHON3) $(srcdir)/testsuite/tally.py $(TEST_LOGS:.log=.trs)
 .PHONY: demo clean-e2e tally check-e2e
 
-# `make check-sanitize`: unit tests and the emulator's oracle under
+# `make check-sanitize`: the whole make check under
 # AddressSanitizer and UBSan, in testsuite/sanitize/ (a build of its own).
 EXTRA_DIST += testsuite/check-sanitize.sh
 check-sanitize:
