@@ -1,7 +1,8 @@
 """make bench-load: ptstub's memory over a long session with real GDB,
 10,000 breakpoint stops and 1,000 btrace reads in one connection.
 
-bench_prog calls:20 (BENCH_LOAD_ARG to change it) runs to `work`; then
+bench_prog calls:22 (BENCH_LOAD_ARG to change it: fib must be entered more than
+11,000 times, and at -O1 calls:N enters it fib(N + 1) times) runs to `work`; then
 GDB takes STOPS (10,000) stops at `fib` (a breakpoint with an ignore
 count: every hit is a stop in the stub and a resume from GDB), starts
 `record btrace pt` and takes 1,000 more stops recorded, then reads the
@@ -21,7 +22,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib as b  # noqa: E402
 
 PROG = os.path.join(b.BENCH, "bench_prog")
-ARG = os.environ.get("BENCH_LOAD_ARG", "calls:20")
+ARG = os.environ.get("BENCH_LOAD_ARG", "calls:22")
 STOPS = int(os.environ.get("BENCH_LOAD_STOPS", "10000"))
 READS = int(os.environ.get("BENCH_LOAD_READS", "1000"))
 WARM = 1000   # stops before the first figure that should hold
