@@ -3,7 +3,8 @@
 robust_tests = testsuite/robust/save_errors.sh testsuite/robust/progress.sh \
 	testsuite/robust/listen_warning.sh testsuite/robust/sigterm.sh \
 	testsuite/robust/faults.sh testsuite/robust/qxfer_kill.sh \
-	testsuite/robust/churn.sh testsuite/robust/churn_traced.sh
+	testsuite/robust/churn.sh testsuite/robust/churn_traced.sh \
+	testsuite/robust/no_expand.sh
 TESTS += $(robust_tests)
 # Main's trace has decode errors when every new thread is traced: see
 # doc/robustness.md.
