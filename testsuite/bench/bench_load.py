@@ -1,17 +1,18 @@
 """make bench-load: ptstub's memory over a long session with real GDB,
 10,000 breakpoint stops and 1,000 btrace reads in one connection.
 
-bench_prog calls:22 (BENCH_LOAD_ARG to change it: fib must be entered more than
-11,000 times, and at -O1 calls:N enters it fib(N + 1) times) runs to `work`; then
-GDB takes STOPS (10,000) stops at `fib` (a breakpoint with an ignore
-count: every hit is a stop in the stub and a resume from GDB), starts
-`record btrace pt` and takes 1,000 more stops recorded, then reads the
-trace READS (1,000) times (`maint btrace clear`, then `info record`:
-each a whole qXfer:btrace:read and decode).  ptstub's resident set
-(VmRSS, /proc) is printed at each step.  Memory is constant when the
-resident set after the first 1,000 stops is the one after all of them,
-and the reads add nothing: the table gives the figures, the growth per
-1,000 stops and per 1,000 reads, and the ratio end / start.  Not timed."""
+bench_prog calls:22 (BENCH_LOAD_ARG to change it: fib must be entered
+more than 11,000 times, and at -O1 calls:N enters it fib(N + 1) times)
+runs to `work`; then GDB takes STOPS (10,000) stops at `fib` (a
+breakpoint with an ignore count: every hit is a stop in the stub and a
+resume from GDB), starts `record btrace pt` and takes 1,000 more stops
+recorded, then reads the trace READS (1,000) times (`maint btrace
+clear`, then `info record`: each a whole qXfer:btrace:read and decode).
+ptstub's resident set (VmRSS, /proc) is printed at each step.  Memory is
+constant when the resident set after the first 1,000 stops is the one
+after all of them, and the reads add nothing: the table gives the
+figures, the growth per 1,000 stops and per 1,000 reads, and the ratio
+end / start.  Not timed."""
 
 import os
 import re
