@@ -62,7 +62,7 @@ fuzz: testsuite/programs/bin/plain
 	FUZZ_RSP_SOURCES='$(filter %.c,$(server_libpsrsp_a_SOURCES) $(common_libpscommon_a_SOURCES))' \
 	FUZZ_BT_SOURCES='$(fuzz_bt_sources)' \
 	FUZZ_CFLAGS='$(LIBELF_CFLAGS) $(LIBDW_CFLAGS) $(LIBDEFLATE_CFLAGS) $(EXPAT_CFLAGS)' \
-	FUZZ_SRV_LIBS='-lipt -lZydis $(LIBELF_LIBS)' \
+	FUZZ_SRV_LIBS='-lipt -lZydis $(LIBELF_LIBS) $(LIBDEFLATE_LIBS) $(JANSSON_LIBS)' \
 	FUZZ_BT_LIBS='-lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) $(LIBDEFLATE_LIBS) $(EXPAT_LIBS) -lpthread' \
 	top_builddir='$(abs_top_builddir)' \
 	$(SHELL) $(srcdir)/testsuite/fuzz/fuzz.sh '$(abs_top_srcdir)' \
