@@ -295,6 +295,7 @@ int nat_btrace_status(const struct nat_thread *thread,
 	st->wraps = es.wraps;
 	st->stops = es.stops;
 	st->followed = es.followed;
+	st->insns = es.insns;
 	st->cache = es.engine == emu_engine_cache;
 	st->cc_insns = es.cc_insns;
 	st->cc_branches = es.cc_branches;

@@ -60,6 +60,8 @@ struct nat_btrace_status {
 	uint64_t wraps;
 	uint64_t stops;            /* emulated: ptrace stops taken */
 	uint64_t followed;         /* emulated: branches passed, no stop */
+	uint64_t insns;            /* emulated: instructions run, traced,
+				      outside the code cache */
 	/* Emulated: the engine, and what the code cache did.  */
 	bool cache;
 	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks;

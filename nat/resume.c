@@ -15,8 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Whether TID is dead or dying (a zombie, or gone): a SIGKILL ended it
-   while the stub held it stopped, so ptrace refuses it, and the wait is
+/* Whether TID, which the stub holds stopped, is dead or dying: gone, a
+   zombie, or out of its tracing stop, which only a SIGKILL can do (the
+   kill may not have ended it yet).  ptrace refuses it, and the wait is
    what reports its end.  */
 static int nat_thread_dying(pid_t tid)
 {
@@ -34,7 +35,7 @@ static int nat_thread_dying(pid_t tid)
 		return 1;
 	buf[n] = 0;
 	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+	return paren && paren[1] == ' ' && paren[2] != 't' && paren[2] != 'T';
 }
 
 static int nat_thread_resume_once(struct nat_thread *thread,

@@ -314,7 +314,12 @@ static int nat_handle_status(struct nat_target *target,
 			int req = how == emu_resume_step ? PTRACE_SINGLESTEP
 							 : PTRACE_CONT;
 
-			if (ptrace(req, thread->tid, 0, 0) == 0)
+			/* ESRCH: a SIGKILL took it between the trap and
+			   now; running towards its exit, which the wait
+			   reports (else no thread runs and the client hears
+			   "no resumed threads" and waits for ever).  */
+			if (ptrace(req, thread->tid, 0, 0) == 0 ||
+			    errno == ESRCH)
 				thread->state = nat_thread_running;
 			return nat_consumed;
 		}

@@ -228,8 +228,16 @@ static int srv_btrace_status(struct srv *srv)
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			struct nat_btrace_status st;
 
-			if (nat_btrace_status(t, &st) < 0 ||
-			    !st.emulated || !st.cache)
+			if (nat_btrace_status(t, &st) < 0 || !st.emulated)
+				continue;
+			ps_buf_printf(&out, "Thread %d.%d: %llu instructions "
+				      "run traced under ptrace, %llu stops, "
+				      "%llu branches followed without a "
+				      "stop.\n", (int) p->pid, (int) t->tid,
+				      (unsigned long long) st.insns,
+				      (unsigned long long) st.stops,
+				      (unsigned long long) st.followed);
+			if (!st.cache)
 				continue;
 			ps_buf_printf(&out, "Thread %d.%d: code cache, %llu "
 				      "instructions and %llu branches run in "

@@ -59,11 +59,14 @@ void srv_progress_start(struct srv *srv, struct nat_wait_hook *hook)
 static int srv_progress_line(struct srv *srv, int64_t now, struct ps_buf *out)
 {
 	unsigned long long bytes = 0, blocks = 0, stops = 0, followed = 0;
+	unsigned long long insns = 0;
 	const char *engine = NULL;
-	int threads = 0, mixed = 0;
+	int threads = 0, mixed = 0, emulated = 0, cache = 0;
 
 	for (struct nat_process *p = nat_first_process(srv->target); p;
-	     p = p->next)
+	     p = p->next) {
+		bool cache_counted = false;
+
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			struct nat_btrace_status st;
 			const char *kind;
@@ -71,6 +74,15 @@ static int srv_progress_line(struct srv *srv, int64_t now, struct ps_buf *out)
 			if (nat_btrace_status(t, &st) < 0)
 				continue;
 			threads++;
+			if (st.emulated) {
+				emulated = 1;
+				insns += st.insns;
+				/* The code cache counts for its process.  */
+				if (!cache_counted)
+					insns += st.cc_insns;
+				cache_counted = true;
+				cache |= st.cache;
+			}
 			if (st.format == trace_format_pt)
 				bytes += st.recorded;
 			else
@@ -86,11 +98,17 @@ static int srv_progress_line(struct srv *srv, int64_t now, struct ps_buf *out)
 				mixed = 1;
 			engine = kind;
 		}
+	}
 	if (!threads)
 		return 0;
 	ps_buf_printf(out, "ptstub: recording for %.1f s with %s: ",
 		      (double) (now - srv->progress.start_ms) / 1000.0,
 		      mixed ? "several engines" : engine);
+	/* Hardware does not count them: only decoding would.  The code
+	   cache misses a few where it leaves a block midway.  */
+	if (emulated)
+		ps_buf_printf(out, "%s%llu instructions, ",
+			      cache ? "about " : "", insns);
 	if (bytes || !blocks)
 		ps_buf_printf(out, "%llu bytes of trace", bytes);
 	if (blocks)

@@ -1,9 +1,8 @@
 #!/bin/sh
-# make check-sanitize: the criterion unit tests and the emulator's oracle
-# built with -fsanitize=address,undefined, in a tree of their own (an
-# in-tree configured source folder cannot host a second build), then the
-# end-to-end and robustness tests against that tree's ptstub.  The
-# inferiors keep their fixed flags, so the same programs are traced.
+# make check-sanitize: the whole make check with the tree built with
+# -fsanitize=address,undefined, in a tree of their own (an in-tree
+# configured source folder cannot host a second build).  The inferiors
+# keep their fixed flags, so the same programs are traced.
 #   check-sanitize.sh SRCDIR OUTDIR
 set -eu
 src=$1
@@ -25,15 +24,17 @@ cd "$out/build"
 ../src/configure -q CFLAGS="$flags" CXXFLAGS="$flags"
 make -s -j"$(nproc)"
 
-# The unit tests (the server's and the native layer's run real
-# processes under the sanitized code) and the oracle, as TESTS names
-# them; then, with the sanitized ptstub and GDB, the end-to-end
-# scenarios, the robustness tests and the bounded fuzzing
-# (SANITIZE_E2E=0 leaves those out).
-tests="$(make -s list-unit_tests) testsuite/emu/emu_oracle_test"
-if [ "${SANITIZE_E2E:-1}" != 0 ]; then
-	tests="$tests $(make -s list-e2e_scenarios) $(make -s list-robust_tests)"
-	tests="$tests testsuite/fuzz/fuzz_check.sh"
+# The whole of TESTS, as make expands it: the unit tests (the server's
+# and the native layer's run real processes under the sanitized code),
+# the oracle, and, with the sanitized ptstub, ptbtrace and libptbtrace,
+# the end-to-end scenarios (GDB and LLDB), the robustness, recorder,
+# client-library and wire tests and the bounded fuzzing.
+# SANITIZE_E2E=0 keeps only the unit tests and the oracle.
+tests=$(make -s --no-print-directory list-TESTS)
+if [ "${SANITIZE_E2E:-1}" = 0 ]; then
+	tests=$(echo "$tests" | tr ' ' '\n' |
+		grep -E '^testsuite/(unit/.*_test|emu/emu_oracle_test)$' |
+		tr '\n' ' ')
 fi
 rc=0
 make -s -j"$(nproc)" check TESTS="$tests" \
@@ -44,9 +45,9 @@ grep -E '^(FAIL|ERROR|XPASS):' check.out || true
 # A sanitizer's report anywhere, even in a test that passed.
 grep -rlE 'ERROR: (Address|Leak)Sanitizer|runtime error:' \
 	--include='*.log' testsuite && rc=1
-# automake names the results of X.gdb and X.sh X.trs.
+# automake names the results of X.gdb, X.sh, X.py and X.lldb X.trs.
 python3 ../src/testsuite/tally.py $(for t in $tests; do
-	case $t in *.gdb|*.sh) echo "${t%.*}.trs" ;; *) echo "$t.trs" ;; esac
+	case $t in *.gdb|*.sh|*.py|*.lldb) echo "${t%.*}.trs" ;; *) echo "$t.trs" ;; esac
 done) |
 	sed 's/^check:/check-sanitize:/'
 exit $rc

@@ -7,7 +7,7 @@ tally:
 	@$(PYTHON3) $(srcdir)/testsuite/tally.py $(TEST_LOGS:.log=.trs)
 .PHONY: tally
 
-# `make check-sanitize`: unit tests and the emulator's oracle under
+# `make check-sanitize`: the whole make check under
 # AddressSanitizer and UBSan, in testsuite/sanitize/ (a build of its own).
 EXTRA_DIST += testsuite/check-sanitize.sh
 check-sanitize:

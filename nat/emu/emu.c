@@ -299,6 +299,7 @@ int emu_emulate(struct emu_thread *th, struct emu_access *acc,
 		*regs = saved;
 		return err;
 	}
+	th->insns++;
 	switch (insn->iclass) {
 	case emu_ic_cond:
 		emu_rec_cond(th, insn->ip, br.taken, br.target);

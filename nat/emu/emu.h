@@ -83,6 +83,8 @@ struct emu_status {
 	uint64_t steps;          /* of which single-steps */
 	uint64_t gaps;           /* places it could not follow (OVF) */
 	uint64_t followed;       /* branches passed without a stop */
+	uint64_t insns;          /* instructions run, traced (the code
+				    cache's are in cc_insns) */
 	/* The code-cache engine (engine == emu_engine_cache).  */
 	uint8_t engine;
 	uint64_t cc_entries, cc_traps, cc_fills, cc_branches, cc_insns;

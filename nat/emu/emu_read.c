@@ -51,7 +51,8 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 		return -pse_notfound;
 	*status = (struct emu_status) {
 		.stops = th->stops, .steps = th->steps, .gaps = th->gaps,
-		.followed = th->followed, .engine = emu->config.engine,
+		.followed = th->followed, .insns = th->insns,
+		.engine = emu->config.engine,
 	};
 	if (emu->cc) {
 		struct cc_status cs;

@@ -22,6 +22,7 @@ static bool emu_walk_progress(struct emu *emu, struct emu_thread *th,
 {
 	int found = -1, matches = 0;
 	uint16_t found_edges = 0;
+	uint32_t found_insns = 0;
 	uint64_t found_prev = 0;
 
 	if (th->mode != emu_mode_walk)
@@ -32,22 +33,25 @@ static bool emu_walk_progress(struct emu *emu, struct emu_thread *th,
 		struct emu_link *link = &th->chain[i];
 		struct emu_sym at;
 		uint16_t edges = 0;
+		uint32_t insns = 0;
 		uint64_t p;
 
 		if (!emu_walk_locate(&link->walk, emu->decoder, emu_read_code,
-				     emu, ip, &p, &edges, &at))
+				     emu, ip, &p, &edges, &at, &insns))
 			continue;
 		if (th->nchain > 1 &&
 		    (at.base != 0 || link->rsp0 + (int64_t) at.off != rsp))
 			continue;
 		found = i;
 		found_edges = edges;
+		found_insns = insns;
 		found_prev = p;
 		matches++;
 	}
 	if (matches != 1)
 		return false;
 	emu_rec_chain(th, (uint8_t) found);
+	th->insns += found_insns;
 	for (uint16_t e = 0; e < found_edges; e++)
 		emu_rec_edge(th, &th->chain[found].edges[e]);
 	*prev = found_prev ? found_prev : th->last_exec;
@@ -178,6 +182,8 @@ static int emu_step_done(struct emu *emu, struct emu_thread *th,
 		return 0;
 	}
 
+	if (th->traced)
+		th->insns++;
 	switch (insn->iclass) {
 	case emu_ic_cond:
 		emu_rec_cond(th, ip, to != next, to);

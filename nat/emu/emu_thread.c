@@ -176,7 +176,9 @@ void emu_rec_chain(struct emu_thread *th, uint8_t n)
 			emu_rec_edge(th, &link->edges[e]);
 		if (link->walk.ninsns)
 			th->last_exec = link->walk.last;
+		th->insns += link->walk.ninsns;
 		if (i + 1 < th->nchain) {
+			th->insns++;   /* the branch followed */
 			if (link->walk.insn.iclass == emu_ic_cond)
 				emu_rec_cond(th, link->walk.stop, link->taken,
 					     link->ret_target);

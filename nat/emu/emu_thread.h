@@ -65,6 +65,9 @@ struct emu_thread {
 	struct emu_pt pt;
 	struct emu_bts bts;
 	uint64_t stops, steps, gaps, followed;
+	/* Instructions the thread ran while traced, as the engine saw them
+	   pass (walks, followed branches, emulated and stepped ones).  */
+	uint64_t insns;
 };
 
 /* Start TID's trace: a ring (or block ring) of SIZE and its first

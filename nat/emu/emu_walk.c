@@ -246,7 +246,8 @@ void emu_walk_fini(struct emu_walk *walk)
 bool emu_walk_locate(const struct emu_walk *walk,
 		     const struct emu_decoder *decoder, emu_code_fn read,
 		     void *ctx, uint64_t ip, uint64_t *prev,
-		     uint16_t *edges_before, struct emu_sym *rsp_at)
+		     uint16_t *edges_before, struct emu_sym *rsp_at,
+		     uint32_t *insns_before)
 {
 	struct emu_code_window win = { .read = read, .ctx = ctx };
 	struct emu_stack_track track = {
@@ -260,6 +261,8 @@ bool emu_walk_locate(const struct emu_walk *walk,
 		if (at == ip) {
 			*prev = last;
 			*edges_before = edge;
+			if (insns_before)
+				*insns_before = i;
 			*rsp_at = track.rsp;
 			if (!track.ok)
 				rsp_at->base = -1;

@@ -105,11 +105,13 @@ bool emu_walk_visit(const struct emu_walk *walk,
 /* Where the instruction at IP lies on WALK: the index of the previous
    instruction's address in *PREV (0 if IP is the start), by decoding the
    path again, and RSP there relative to the start in *RSP_AT (base -1
-   if not known); false if IP is not an instruction boundary of it.
+   if not known), and the instructions run before IP in *INSNS_BEFORE
+   (if not NULL); false if IP is not an instruction boundary of it.
    Used only on interruptions, which are rare.  */
 bool emu_walk_locate(const struct emu_walk *walk,
 		     const struct emu_decoder *decoder, emu_code_fn read,
 		     void *ctx, uint64_t ip, uint64_t *prev,
-		     uint16_t *edges_before, struct emu_sym *rsp_at);
+		     uint16_t *edges_before, struct emu_sym *rsp_at,
+		     uint32_t *insns_before);
 
 #endif

@@ -48,7 +48,14 @@ bench-live: ptstub$(EXEEXT) ptbtrace$(EXEEXT) testsuite/bench/bench_prog
 bench-record: ptstub$(EXEEXT) testsuite/bench/bench_prog
 	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_record.py
 
+# (e) ptstub's resident memory over 10,000 breakpoint stops and 1,000
+# btrace reads in one GDB session.
+EXTRA_DIST += testsuite/bench/bench_load.py
+bench-load: ptstub$(EXEEXT) testsuite/bench/bench_prog
+	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_load.py
+
 clean-local: clean-bench
 clean-bench:
 	-rm -rf testsuite/bench/out
-.PHONY: bench-emu bench-stub bench-btrace bench-live bench-record clean-bench
+.PHONY: bench-emu bench-stub bench-btrace bench-live bench-record bench-load \
+	clean-bench

@@ -1,5 +1,6 @@
 """Running GDB in batch mode on one script, with a hard timeout."""
 
+import os
 import subprocess
 
 from processes import kill_tree
@@ -8,11 +9,17 @@ from processes import kill_tree
 def gdb_command(gdb, script, program):
     # Absolute file names: how GCC was given the source (relative in an
     # in-tree build, absolute outside) must not change the transcript.
-    return [gdb, "-nx", "-batch",
+    argv = [gdb, "-nx", "-batch",
             "-iex", "set pagination off",
             "-iex", "set debuginfod enabled off",
-            "-iex", "set filename-display absolute",
-            "-x", script, program]
+            "-iex", "set filename-display absolute"]
+    # A slower stub (check-sanitize's, check-valgrind's) may answer the
+    # first packets after GDB's 2 s: GDB would give up on qSupported and
+    # take its late reply for the next packet's.
+    scale = float(os.environ.get("E2E_TIMEOUT_SCALE") or 1)
+    if scale > 1:
+        argv += ["-iex", f"set remotetimeout {int(2 * scale)}"]
+    return argv + ["-x", script, program]
 
 
 def run_gdb(gdb, script, program, cwd, timeout):

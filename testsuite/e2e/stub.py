@@ -11,6 +11,10 @@ from processes import free_port, kill_tree
 
 LISTENING = re.compile(r"^Listening on port (\d+)$", re.M)
 
+# A slower stub (check-sanitize's, check-valgrind's) gets E2E_TIMEOUT_SCALE
+# times the time to start listening and to exit after GDB.
+SCALE = float(os.environ.get("E2E_TIMEOUT_SCALE") or 1)
+
 
 class Pipe:
     """Reads one stream to the end in the background."""
@@ -69,7 +73,7 @@ class Stub:
         self.stdout = Pipe(self.proc.stdout)
         self.stderr = Pipe(self.proc.stderr)
         # gdbserver says it on stderr; accept stdout too, the diff shows it.
-        deadline = time.monotonic() + start_timeout
+        deadline = time.monotonic() + start_timeout * SCALE
         self.listening = False
         while time.monotonic() < deadline and self.proc.poll() is None:
             if LISTENING.search(self.stderr.text()) or \
@@ -88,7 +92,7 @@ class Stub:
         with --once), then kill it and all below it.  Returns a line for
         the transcript saying how it ended."""
         try:
-            rc = self.proc.wait(timeout=grace)
+            rc = self.proc.wait(timeout=grace * SCALE)
             how = f"stub exited with status {rc}"
         except subprocess.TimeoutExpired:
             how = f"stub still running {grace} s after GDB exited: killed"

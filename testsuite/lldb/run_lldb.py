@@ -105,6 +105,9 @@ class Scenario:
                 self.then = value
             elif key == "timeout":
                 self.timeout = float(value)
+        # A slower stub (make check-sanitize's) gets E2E_TIMEOUT_SCALE
+        # times the time.
+        self.timeout *= float(os.environ.get("E2E_TIMEOUT_SCALE") or 1)
 
 
 def listening(port):

@@ -7,7 +7,11 @@
 #   inserted in a dead process, with gdbserver either) reports it
 #   killed, and ptstub ends cleanly;
 # - the inferior SIGKILLed while running recorded: GDB's continue ends
-#   with it killed, the same.
+#   with it killed, the same;
+# - a 4 KiB ring wrapping over 1,000 times (4.8 MB of trace, the code
+#   cache engine, which writes the same ring as the ptrace engine, for
+#   speed): GDB decodes the newest 4 KiB without gap or error up to the
+#   stop, and ptstub's resident memory does not grow with the wraps.
 set -u
 . "${top_srcdir:-.}/testsuite/robust/lib.sh"
 need_gdb
@@ -91,12 +95,59 @@ child=$(sed -n 's/^Process .* created; pid = \([0-9]*\)$/\1/p' "$tmp/stub.log")
 	echo "shell touch $tmp/go"
 	echo "continue"
 } >"$tmp/running.gdb"
-after_go 1 kill -9 "$child"
+# Killed once it runs: under load GDB may take seconds from the touch to
+# its vCont, and a kill before that meets GDB inserting breakpoints.
+running_then_kill() {
+	for i in $(seq 1200); do
+		st=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null)
+		[ -n "$st" ] && [ "$st" != t ] && break
+		sleep 0.05
+	done
+	sleep 0.3
+	kill -9 "$1"
+}
+after_go 0 running_then_kill "$child"
 gdb_timeout=120 run_gdb running "$prog"
 wait "$killer"
+{ echo "--- ptstub:"; cat "$tmp/stub.log"; } >>"$tmp/running.out"
 expect running '^Program terminated with signal SIGKILL, Killed\.$' "the kill, reported"
 wait "$spid"
 rc=$?
 spid=
 [ "$rc" = 0 ] || fail "running: ptstub exit status $rc: $(cat "$tmp/stub.log")"
-echo "PASS: a 2 GiB buffer is not committed; a SIGKILLed inferior, stopped or running, is reported"
+# 4. A ring wrapping over 1,000 times.
+start_stub --once --btrace-source=emulated --btrace-engine=cache \
+	":@PORT@" "$prog" dense:300000
+{
+	echo "target remote 127.0.0.1:$port"
+	echo "break work"
+	echo "continue"
+	echo "set record btrace pt buffer-size 4096"
+	echo "record btrace pt"
+	echo "shell cat /proc/$spid/status > $tmp/before"
+	echo "break done"
+	echo "continue"
+	echo "shell cat /proc/$spid/status > $tmp/after"
+	echo "info record"
+	echo "monitor btrace status"
+	echo "record function-call-history"
+	echo "kill"
+} >"$tmp/wrap.gdb"
+gdb_timeout=180 run_gdb wrap "$prog"
+stop_stub
+expect wrap '^Breakpoint 2, done ' "the stop after the wraps"
+expect wrap '^Recorded [1-9][0-9]* instructions in [1-9][0-9]* functions \(0 gaps\)' "the newest trace decodes"
+grep -Eq 'Decode error|Non-contiguous|Error while' "$tmp/wrap.out" &&
+	fail "wrap: $(grep -E 'Decode error|Non-contiguous|Error while' "$tmp/wrap.out")"
+# work tail-calls dense (-O1): the newest segments are dense, then main.
+[ "$(grep -E '^[0-9]+	[a-z_]+$' "$tmp/wrap.out" | tail -2 | cut -f2 | tr '\n' ' ')" = "dense main " ] ||
+	fail "the history does not end with dense returning to main: $(tail -5 "$tmp/wrap.out")"
+wraps=$(sed -n 's/^Thread .*: emulated PT, buffer 4096 bytes, .* held, \([0-9]*\) wraps$/\1/p' "$tmp/wrap.out")
+[ -n "$wraps" ] && [ "$wraps" -ge 1000 ] ||
+	fail "the ring wrapped ${wraps:-no} times: $(cat "$tmp/wrap.out")"
+rss0=$(kib "$tmp/before" VmRSS)
+rss1=$(kib "$tmp/after" VmRSS)
+[ -n "$rss0" ] && [ -n "$rss1" ] && [ "$rss1" -lt $((rss0 + 8192)) ] ||
+	fail "resident ${rss0:-?} kB before the wraps, ${rss1:-?} kB after"
+echo "4 KiB ring: $wraps wraps, resident $rss0 kB, then $rss1 kB"
+echo "PASS: a 2 GiB buffer is not committed; a SIGKILLed inferior, stopped or running, is reported; a ring wraps 1,000 times"

@@ -126,3 +126,29 @@ Test(thread, gap_then_resume)
 	cr_expect_eq(t[6], ppt_fup);
 	emu_thread_trace_fini(&th);
 }
+
+/* A chain of two walks: the first walk's instructions and its followed
+   return count, the last walk's stop does not (it has not run yet).  */
+Test(thread, chain_counts_instructions)
+{
+	struct emu_thread th;
+
+	memset(&th, 0, sizeof(th));
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	th.traced = true;
+	emu_rec_resume(&th, 0x1000);
+	th.nchain = 2;
+	th.chain[0].walk = (struct emu_walk) {
+		.start = 0x1000, .stop = 0x1010, .ninsns = 5, .last = 0x100c,
+		.insn = { .ip = 0x1010, .len = 1, .iclass = emu_ic_ret },
+	};
+	th.chain[0].ret_target = 0x2000;
+	th.chain[1].walk = (struct emu_walk) {
+		.start = 0x2000, .stop = 0x2008, .ninsns = 3, .last = 0x2004,
+	};
+	emu_rec_chain(&th, 2);
+	cr_expect_eq(th.insns, 5 + 1 + 3);
+	cr_expect_eq(th.followed, 1);
+	cr_expect_eq(th.last_exec, 0x2004);
+	emu_thread_trace_fini(&th);
+}

@@ -62,6 +62,7 @@ Test(walk, follows_direct_branches_to_the_stop)
 	struct emu_walk walk;
 	uint64_t prev;
 	uint16_t edges;
+	uint32_t insns = 99;
 	struct emu_sym rsp;
 
 	cr_assert_eq(emu_walk_build(&walk, dec, &maps, read_self, NULL, base),
@@ -81,21 +82,25 @@ Test(walk, follows_direct_branches_to_the_stop)
 	cr_expect_eq(walk.edges[1].len, 5);
 
 	cr_assert(emu_walk_locate(&walk, dec, read_self, NULL, base + 0xd,
-				  &prev, &edges, &rsp));
+				  &prev, &edges, &rsp, &insns));
 	cr_expect_eq(prev, base + 5);
 	cr_expect_eq(edges, 2);
+	cr_expect_eq(insns, 3, "nop, jmp, call");
 	cr_assert(emu_walk_locate(&walk, dec, read_self, NULL, base + 0x10,
-				  &prev, &edges, &rsp));
+				  &prev, &edges, &rsp, &insns));
 	cr_expect_eq(prev, base + 0xd);
+	cr_expect_eq(insns, 4);
 	cr_assert(emu_walk_locate(&walk, dec, read_self, NULL, base, &prev,
-				  &edges, &rsp));
+				  &edges, &rsp, &insns));
 	cr_expect_eq(rsp.off, 0);
 	cr_expect_eq(prev, 0);
 	cr_expect_eq(edges, 0);
+	cr_expect_eq(insns, 0);
 	cr_expect(!emu_walk_locate(&walk, dec, read_self, NULL, base + 3,
-				   &prev, &edges, &rsp), "skipped by the jump");
+				   &prev, &edges, &rsp, NULL),
+		  "skipped by the jump");
 	cr_expect(!emu_walk_locate(&walk, dec, read_self, NULL, base + 0xa,
-				   &prev, &edges, &rsp), "after the call");
+				   &prev, &edges, &rsp, NULL), "after the call");
 	emu_walk_fini(&walk);
 }
 
