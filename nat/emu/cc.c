@@ -542,11 +542,12 @@ bool cc_enter(struct cc *cc, struct emu_thread *th,
 	}
 	{
 		/* Returns find this block through the table.  */
-		uint64_t entry[2] = { regs->rip, blk->cache };
+		uint64_t at = cc->th.data + cc_ctl_table +
+			((regs->rip & (cc_table_size - 1)) << 3);
+		uint64_t neg = -regs->rip;
 
-		cc_poke(th->tid, cc->th.data + cc_ctl_table +
-			((regs->rip & (cc_table_size - 1)) << 4), entry,
-			sizeof(entry));
+		cc_poke(th->tid, at, &neg, 8);
+		cc_poke(th->tid, at + cc_table_size * 8, &blk->cache, 8);
 	}
 	cc->th.cur_ip = regs->rip;
 	regs->rip = blk->cache;
@@ -595,13 +596,6 @@ static bool cc_settle_ret(struct cc *cc, struct emu_thread *th,
 		if (cc_peek(th->tid, cc->th.data + cc_ctl_save2, &v, 8) < 0)
 			return false;
 		regs->rcx = v;
-	}
-	if (pos->flags & cc_ret_flags) {
-		/* LAHF put SF ZF AF PF CF in AH, SETO put OF in AL.  */
-		if (cc_peek(th->tid, cc->th.data + cc_ctl_flags, &v, 8) < 0)
-			return false;
-		regs->eflags = (regs->eflags & ~0x8d5ull) |
-			((v >> 8) & 0xd5) | (v & 1 ? 0x800 : 0);
 	}
 	if (pos->flags & cc_ret_logged) {
 		/* The drain recorded the return and moved on to its
