@@ -15,6 +15,20 @@
 #include <unistd.h>
 
 
+/* waitpid for TID, again when a signal interrupts it: ptstub's own
+   tick (SIGALRM, no SA_RESTART) lands there when the injected call is
+   slow, and giving up would leave the thread running the injection
+   with its registers never restored.  */
+static pid_t cc_inject_wait(pid_t tid, int *status)
+{
+	for (;;) {
+		pid_t r = waitpid(tid, status, __WALL);
+
+		if (r >= 0 || errno != EINTR)
+			return r;
+	}
+}
+
 int cc_inject_syscall(pid_t tid, struct nat_mem *mem, uint64_t at,
 		      long nr, const uint64_t args[6], int64_t *ret)
 {
@@ -52,7 +66,7 @@ int cc_inject_syscall(pid_t tid, struct nat_mem *mem, uint64_t at,
 			err = -pse_io;
 			goto out;
 		}
-		if (waitpid(tid, &status, __WALL) != tid ||
+		if (cc_inject_wait(tid, &status) != tid ||
 		    !WIFSTOPPED(status)) {
 			err = -pse_noproc;
 			goto out;

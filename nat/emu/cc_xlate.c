@@ -263,71 +263,64 @@ static bool cc_emit_load(struct cc_build *b, uint64_t ip,
 }
 
 /* A return or an indirect branch INSN: its target (RAX) looked up in
-   the thread's table with the flags saved (LAHF/SETO) and restored,
-   logged (8 bytes), and a jump to the translation; a miss traps.  ZI
-   and BYTES: the indirect branch as decoded.  False if it cannot be
-   translated (nothing emitted that counts).  */
+   the thread's table and logged (8 bytes), then a jump to the
+   translation; a miss traps.  No flag is touched: the table holds the
+   negated target, so RCX = target + entry is zero on a hit, which
+   JRCXZ tests.  ZI and BYTES: the indirect branch as decoded.  False
+   if it cannot be translated (nothing emitted that counts).  */
 static bool cc_end_with_lookup(struct cc_build *b, struct cc_block *blk,
 			       const struct emu_insn *insn, uint64_t prev,
 			       const ZydisDecodedInstruction *zi,
 			       const uint8_t *bytes)
 {
-	enum { A = cc_ret_rax, C = cc_ret_rcx, F = cc_ret_flags,
-	       L = cc_ret_logged, R = cc_ret_rsp };
+	enum { A = cc_ret_rax, C = cc_ret_rcx, L = cc_ret_logged,
+	       R = cc_ret_rsp };
 	bool ret = insn->iclass == emu_ic_ret;
 	bool call = insn->iclass == emu_ic_call_ind;
 	uint8_t buf[9];
-	size_t jne_off, miss_off, mark = b->off;
+	size_t miss_jmp, miss_off, mark = b->off;
 	uint16_t mark_pos = b->npos;
 
 	cc_ret_gs(b, 0, 0x89, 0x04, cc_ctl_save);          /* save rax */
 	cc_ret_gs(b, 0, 0x89, 0x0c, cc_ctl_save2);         /* save rcx */
-	if (!ret && !cc_emit_load(b, insn->ip, bytes, zi, insn)) {
-		b->off = mark;
-		b->npos = mark_pos;
-		return false;
+	if (ret) {
+		cc_ret_insn(b, 0, (const uint8_t[]) { 0x48, 0x8b, 0x04, 0x24 },
+			    4);                            /* mov rax,[rsp] */
+	} else {
+		if (!cc_emit_load(b, insn->ip, bytes, zi, insn)) {
+			b->off = mark;
+			b->npos = mark_pos;
+			return false;
+		}
+		cc_ret_insn(b, C, (const uint8_t[]) { 0x48, 0x89, 0xc8 }, 3);
 	}
-	cc_ret_insn(b, ret ? 0 : C, (const uint8_t[]) { 0x9f }, 1);
-	cc_ret_insn(b, A | (ret ? 0 : C),
-		    (const uint8_t[]) { 0x0f, 0x90, 0xc0 }, 3);
-	cc_ret_gs(b, A | (ret ? 0 : C), 0x89, 0x04, cc_ctl_flags);
-	if (ret)
-		cc_ret_insn(b, A | F,
-			    (const uint8_t[]) { 0x48, 0x8b, 0x04, 0x24 }, 4);
-	else
-		cc_ret_insn(b, A | C | F,
-			    (const uint8_t[]) { 0x48, 0x89, 0xc8 }, 3);
-	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x89, 0xc1 }, 2);
-	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0xc1, 0xe1, 0x04 }, 3);
-	buf[0] = 0x81;
-	buf[1] = 0xe1;
-	cc_put32(buf + 2, (cc_table_size - 1) << 4);
-	cc_ret_insn(b, A | C | F, buf, 6);
-	buf[0] = 0x65; buf[1] = 0x48; buf[2] = 0x3b; buf[3] = 0x81;
-	cc_put32(buf + 4, cc_ctl_table);
-	cc_ret_insn(b, A | C | F, buf, 8);     /* cmp rax, gs:[rcx+T] */
-	jne_off = b->off;
-	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x0f, 0x85, 0, 0, 0, 0 },
-		    6);
-	buf[2] = 0x8b; buf[3] = 0x89;
-	cc_put32(buf + 4, cc_ctl_table + 8);
-	cc_ret_insn(b, A | C | F, buf, 8);     /* rcx = gs:[rcx+T+8] */
-	cc_ret_gs(b, A | C | F, 0x89, 0x0c, cc_ctl_jump);
-	cc_ret_gs(b, A | C | F, 0x8b, 0x0c, cc_ctl_cursor);
-	cc_ret_insn(b, A | C | F | cc_ret_store,
+	/* movzx ecx, ax; mov rcx, gs:[rcx*8+T]; lea rcx, [rcx+rax] */
+	cc_ret_insn(b, A | (ret ? 0 : C), (const uint8_t[]) { 0x0f, 0xb7, 0xc8 },
+		    3);
+	buf[0] = 0x65; buf[1] = 0x48; buf[2] = 0x8b; buf[3] = 0x0c;
+	buf[4] = 0xcd;
+	cc_put32(buf + 5, cc_ctl_table);
+	cc_ret_insn(b, A | C, buf, 9);
+	cc_ret_insn(b, A | C, (const uint8_t[]) { 0x48, 0x8d, 0x0c, 0x01 }, 4);
+	cc_ret_insn(b, A | C, (const uint8_t[]) { 0xe3, 0x05 }, 2); /* jrcxz */
+	miss_jmp = b->off;
+	cc_ret_insn(b, A | C, (const uint8_t[]) { 0xe9, 0, 0, 0, 0 }, 5);
+	/* A hit: movzx ecx, ax; rcx = gs:[rcx*8+T2], the translation.  */
+	cc_ret_insn(b, A | C, (const uint8_t[]) { 0x0f, 0xb7, 0xc8 }, 3);
+	cc_put32(buf + 5, cc_ctl_table + cc_table_size * 8);
+	cc_ret_insn(b, A | C, buf, 9);
+	cc_ret_gs(b, A | C, 0x89, 0x0c, cc_ctl_jump);
+	cc_ret_gs(b, A | C, 0x8b, 0x0c, cc_ctl_cursor);
+	cc_ret_insn(b, A | C | cc_ret_store,
 		    (const uint8_t[]) { 0x48, 0x89, 0x01 }, 3);
-	cc_ret_insn(b, A | C | F, (const uint8_t[]) { 0x48, 0x8d, 0x49, 0x08 },
-		    4);
-	cc_ret_gs(b, A | C | F, 0x89, 0x0c, cc_ctl_cursor);
-	cc_ret_gs(b, A | C | F | L, 0x8b, 0x04, cc_ctl_flags);
-	cc_ret_insn(b, A | C | F | L, (const uint8_t[]) { 0x04, 0x7f }, 2);
-	cc_ret_insn(b, A | C | F | L, (const uint8_t[]) { 0x9e }, 1);
-	cc_ret_gs(b, A | C | F | L, 0x8b, 0x04, cc_ctl_save);
-	cc_ret_gs(b, C | F | L, 0x8b, 0x0c, cc_ctl_save2);
+	cc_ret_insn(b, A | C, (const uint8_t[]) { 0x48, 0x8d, 0x49, 0x08 }, 4);
+	cc_ret_gs(b, A | C, 0x89, 0x0c, cc_ctl_cursor);
+	cc_ret_gs(b, A | C | L, 0x8b, 0x04, cc_ctl_save);
+	cc_ret_gs(b, C | L, 0x8b, 0x0c, cc_ctl_save2);
 	if (ret) {
 		buf[0] = 0x48; buf[1] = 0x8d; buf[2] = 0xa4; buf[3] = 0x24;
 		cc_put32(buf + 4, 8u + insn->ret_imm);
-		cc_ret_insn(b, F | L, buf, 8); /* lea rsp, [rsp+8+imm] */
+		cc_ret_insn(b, L, buf, 8); /* lea rsp, [rsp+8+imm] */
 	} else if (call) {
 		uint64_t nlip = insn->ip + insn->len;
 		uint8_t lea[5] = { 0x48, 0x8d, 0x64, 0x24, 0xf8 };
@@ -336,19 +329,19 @@ static bool cc_end_with_lookup(struct cc_build *b, struct cc_block *blk,
 
 		cc_put32(lo + 3, (uint32_t) nlip);
 		cc_put32(hi + 4, (uint32_t) (nlip >> 32));
-		cc_ret_insn(b, F | L, lea, sizeof(lea));
-		cc_ret_insn(b, F | L | R, lo, sizeof(lo));
-		cc_ret_insn(b, F | L | R, hi, sizeof(hi));
+		cc_ret_insn(b, L, lea, sizeof(lea));
+		cc_ret_insn(b, L | R, lo, sizeof(lo));
+		cc_ret_insn(b, L | R, hi, sizeof(hi));
 	}
 	buf[0] = 0x65; buf[1] = 0xff; buf[2] = 0x24; buf[3] = 0x25;
 	cc_put32(buf + 4, cc_ctl_jump);
-	cc_ret_insn(b, F | L | (ret || call ? R : 0), buf, 8);
+	cc_ret_insn(b, L | (ret || call ? R : 0), buf, 8);
 	miss_off = b->off;
-	cc_pos_add(b, cc_pos_miss, 0, A | C | F, 0);
+	cc_pos_add(b, cc_pos_miss, 0, A | C, 0);
 	cc_emit(b, (const uint8_t[]) { 0xcc }, 1);
 	if (!b->overflow)
-		cc_put32(b->code + jne_off + 2,
-			 (uint32_t) (miss_off - (jne_off + 6)));
+		cc_put32(b->code + miss_jmp + 1,
+			 (uint32_t) (miss_off - (miss_jmp + 5)));
 	cc_insn_add(b, insn->ip, prev);
 	blk->end = ret ? cc_end_ret : cc_end_ind;
 	blk->jcc_ip = insn->ip;

@@ -3,8 +3,9 @@
    direct jumps and calls (a call's copy pushes the original return
    address) to the first conditional branch, whose two exits each log
    their outcome (one byte through the GS segment) before jumping on, or
-   to the first instruction the cache does not run (returns, indirect
-   branches, system calls, ...), where it traps to ptstub.  Every copied
+   to a return or an indirect branch, looked up in the thread's table
+   (a miss traps), or to the first instruction the cache does not run
+   (system calls, ...), where it traps to ptstub.  Every copied
    instruction is an original one (RIP-relative operands re-encoded), so
    a stop anywhere in a block maps to one original IP; the few glue
    instructions are described so ptstub can finish them itself.
@@ -21,11 +22,11 @@
 
 /* The per-thread control block the GS base points at while a thread
    runs in the cache: the log cursor, register save slots, and after it
-   the return lookup table: cc_table_size entries of (original target,
-   cache address), indexed by the target's low bits.  */
+   the lookup table of returns and indirect branches, indexed by the
+   target's low 16 bits: cc_table_size negated original targets (so a
+   hit is tested with no flag touched), then as many cache addresses.  */
 enum { cc_ctl_cursor = 0, cc_ctl_save = 8, cc_ctl_save2 = 16,
-       cc_ctl_flags = 24, cc_ctl_jump = 32, cc_ctl_table = 4096,
-       cc_table_size = 1 << 16 };
+       cc_ctl_jump = 32, cc_ctl_table = 4096, cc_table_size = 1 << 16 };
 
 /* Limits per block.  */
 enum { cc_block_max_insns = 256, cc_block_max_edges = 32,
@@ -46,7 +47,7 @@ enum { cc_way_rax_saved = 1 << 0, cc_way_logged = 1 << 1,
 
 /* How far a return's lookup got: which registers wait in their save
    slots, whether the target is logged, RSP moved past it.  */
-enum { cc_ret_rax = 1 << 0, cc_ret_rcx = 1 << 1, cc_ret_flags = 1 << 2,
+enum { cc_ret_rax = 1 << 0, cc_ret_rcx = 1 << 1,
        cc_ret_logged = 1 << 3, cc_ret_rsp = 1 << 4,
        cc_ret_store = 1 << 5 /* the log store, cursor in RCX */ };
 
@@ -101,6 +102,12 @@ struct cc_block {
 	uint16_t ret_pop;    /* cc_end_ret: bytes RET pops */
 	bool ind_call;       /* cc_end_ind: a call (JCC_TARGET: its return
 				address) */
+	/* The drain's shortcuts (cc.c), kept while the block lives (blocks
+	   are freed all at once): the block each way leads to, and the
+	   last target a lookup logged with its block.  */
+	struct cc_block *next[2];
+	uint64_t last_target;
+	struct cc_block *last_next;
 };
 
 /* What the translator needs from its caller.  */

@@ -16,6 +16,6 @@ testsuite_rec_dlclose_LDADD = -ldl
 testsuite/rec/%: CFLAGS = -g -O0
 
 TESTS += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
-	testsuite/rec/rec_output.sh
+	testsuite/rec/rec_output.sh testsuite/rec/rec_engines.sh
 EXTRA_DIST += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
-	testsuite/rec/rec_output.sh
+	testsuite/rec/rec_output.sh testsuite/rec/rec_engines.sh

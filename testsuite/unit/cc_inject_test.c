@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -76,6 +77,46 @@ Test(cc_inject, getpid_leaves_registers_and_code)
 	cr_expect_eq(memcmp(&before, &after, sizeof(before)), 0);
 	cr_assert_eq(nat_mem_read(&mem, before.rip, code_after, 2), 2);
 	cr_expect_eq(memcmp(code_before, code_after, 2), 0);
+	nat_mem_fini(&mem);
+	child_kill(pid);
+}
+
+static void tick(int sig)
+{
+	(void) sig;
+}
+
+/* ptstub's tick (SIGALRM without SA_RESTART) interrupting the wait for
+   a slow injected call: the call still completes and the thread is back
+   as it was, stopped (it was once left running, its registers never
+   restored, and the recording lost it).  */
+Test(cc_inject, call_outlasting_ticks)
+{
+	pid_t pid = child_stopped();
+	struct sigaction sa, old_sa;
+	struct itimerval every_ms = { { 0, 1000 }, { 0, 1000 } }, off;
+	struct user_regs_struct before, after;
+	struct nat_mem mem;
+	/* poll(NULL, 0, 30): 30 ms asleep, no memory needed.  */
+	uint64_t args[6] = { 0, 0, 30 };
+	int64_t ret = -1;
+	int err;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = tick;
+	cr_assert_eq(sigaction(SIGALRM, &sa, &old_sa), 0);
+	cr_assert_eq(setitimer(ITIMER_REAL, &every_ms, NULL), 0);
+	nat_mem_init(&mem, pid);
+	cr_assert_eq(ptrace(PTRACE_GETREGS, pid, 0, &before), 0);
+	err = cc_inject_syscall(pid, &mem, 0, SYS_poll, args, &ret);
+	memset(&off, 0, sizeof(off));
+	setitimer(ITIMER_REAL, &off, NULL);
+	sigaction(SIGALRM, &old_sa, NULL);
+	cr_expect_eq(err, 0);
+	cr_expect_eq(ret, 0);
+	/* Stopped (GETREGS fails on a running thread) and as it was.  */
+	cr_assert_eq(ptrace(PTRACE_GETREGS, pid, 0, &after), 0);
+	cr_expect_eq(memcmp(&before, &after, sizeof(before)), 0);
 	nat_mem_fini(&mem);
 	child_kill(pid);
 }
