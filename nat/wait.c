@@ -311,8 +311,7 @@ static int nat_handle_status(struct nat_target *target,
 
 		emu_on_stop(proc->emu, thread->tid, status, &verdict, &how);
 		if (verdict == emu_consumed) {
-			int req = how == emu_resume_step ? PTRACE_SINGLESTEP
-							 : PTRACE_CONT;
+			int req = emu_ptrace_request(how);
 
 			if (ptrace(req, thread->tid, 0, 0) == 0)
 				thread->state = nat_thread_running;

@@ -201,6 +201,7 @@ int drv_start_argv(struct drv_proc *proc, char *const argv[],
 	ptrace(PTRACE_SETOPTIONS, pid, 0,
 	       PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
 	       PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL |
+	       PTRACE_O_TRACESYSGOOD |
 	       (function ? 0 : PTRACE_O_TRACEEXIT));
 	emu_pin_cpu(pid);
 	if (!function) {
@@ -413,8 +414,7 @@ void drv_trace_fini(struct drv_trace *trace)
 
 static void drv_resume(pid_t tid, enum emu_resume how, int sig)
 {
-	ptrace(how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT, tid,
-	       0, sig);
+	ptrace(emu_ptrace_request(how), tid, 0, sig);
 }
 
 /* DRV_DEBUG=1 in the environment prints the stops reported to the

@@ -63,7 +63,7 @@ Test(emu, traps_planted_then_removed_with_original_bytes)
 		     0);
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 4096), 0);
 	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
-	cr_expect_eq(how, emu_resume_cont);
+	cr_expect_eq(how, emu_resume_syscall, "towards a trap, syscall stops on");
 	cr_assert_eq(emu_sites(&proc.sites), 1, "the first stop is planted");
 	site = proc.sites.sites[0].addr;
 	cr_assert_eq(nat_mem_read(&proc.mem, site, &byte, 1), 1);
