@@ -29,6 +29,15 @@ static void start(struct drv_proc *proc)
 	cr_assert_eq(drv_start(proc, prog, "6", "run"), 0);
 }
 
+/* A thread towards a trap runs under PTRACE_SYSCALL: a syscall site
+   another thread has lifted then stops it at the entry.  */
+Test(emu, ptrace_request_for_each_resume)
+{
+	cr_expect_eq(emu_ptrace_request(emu_resume_cont), PTRACE_CONT);
+	cr_expect_eq(emu_ptrace_request(emu_resume_step), PTRACE_SINGLESTEP);
+	cr_expect_eq(emu_ptrace_request(emu_resume_syscall), PTRACE_SYSCALL);
+}
+
 Test(emu, enable_disable_errors)
 {
 	struct drv_proc proc;
