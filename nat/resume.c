@@ -80,7 +80,7 @@ static int nat_thread_resume_once(struct nat_thread *thread,
 				  kind == nat_resume_step, &how);
 		if (err < 0)
 			return err;
-		request = how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT;
+		request = emu_ptrace_request(how);
 	} else if (request == PTRACE_CONT &&
 		   thread->proc->catch_syscalls.enabled) {
 		request = PTRACE_SYSCALL;

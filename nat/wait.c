@@ -311,8 +311,7 @@ static int nat_handle_status(struct nat_target *target,
 
 		emu_on_stop(proc->emu, thread->tid, status, &verdict, &how);
 		if (verdict == emu_consumed) {
-			int req = how == emu_resume_step ? PTRACE_SINGLESTEP
-							 : PTRACE_CONT;
+			int req = emu_ptrace_request(how);
 
 			/* ESRCH: a SIGKILL took it between the trap and
 			   now; running towards its exit, which the wait

@@ -57,6 +57,18 @@ static int emu_write_data(pid_t tid, uint64_t addr, uint64_t value)
 		: -pse_fault;
 }
 
+int emu_ptrace_request(enum emu_resume how)
+{
+	switch (how) {
+	case emu_resume_step:
+		return PTRACE_SINGLESTEP;
+	case emu_resume_syscall:
+		return PTRACE_SYSCALL;
+	default:
+		return PTRACE_CONT;
+	}
+}
+
 int emu_getregs(pid_t tid, struct user_regs_struct *regs)
 {
 	return ptrace(PTRACE_GETREGS, tid, 0, regs) < 0 ? -pse_io : 0;
@@ -195,12 +207,82 @@ int emu_enable(struct emu *emu, pid_t tid, enum trace_format format,
 	return 0;
 }
 
+/* Take the engine's traps in [LO, HI) out.  A thread on its way to one
+   of them may now run past it: its walk is lost.  */
+static void emu_unplant_range(struct emu *emu, uint64_t lo, uint64_t hi)
+{
+	size_t i = 0;
+
+	while (i < emu->sites->count) {
+		const struct int3_site *site = &emu->sites->sites[i];
+		size_t count = emu->sites->count;
+
+		if (!(site->owners & int3_owner_emu) || site->addr < lo ||
+		    site->addr >= hi ||
+		    int3_remove(emu->sites, emu->mem, site->addr,
+				int3_owner_emu) < 0 ||
+		    emu->sites->count == count)
+			i++;
+	}
+	for (size_t t = 0; t < emu->nthreads; t++) {
+		struct emu_thread *th = emu->threads[t];
+		uint64_t stop;
+
+		if (th->mode != emu_mode_walk || !th->nchain)
+			continue;
+		stop = th->chain[th->nchain - 1].walk.stop;
+		if (stop >= lo && stop < hi)
+			th->walk_lost = true;
+	}
+}
+
 /* Take every trap of the engine out and forget decoded code.  */
 void emu_unplant_all(struct emu *emu)
 {
-	int3_remove_all(emu->sites, emu->mem, int3_owner_emu);
+	emu_unplant_range(emu, 0, UINT64_MAX);
 	emu_cache_flush(&emu->cache);
 	cc_flush(emu->cc);
+}
+
+/* [ADDR, ADDR + LEN) in whole pages, into [*LO, *HI).  */
+static void emu_page_range(uint64_t addr, uint64_t len, uint64_t *lo,
+			   uint64_t *hi)
+{
+	*lo = addr & ~(uint64_t) 4095;
+	*hi = addr + len < addr ? UINT64_MAX
+		: (addr + len + 4095) & ~(uint64_t) 4095;
+	if (*hi < *lo)
+		*hi = UINT64_MAX;
+}
+
+void emu_unplant_for_syscall(struct emu *emu,
+			     const struct user_regs_struct *regs, uint64_t nr)
+{
+	uint64_t lo, hi;
+
+	switch (nr) {
+	case 9:      /* mmap: only MAP_FIXED replaces what is there */
+		if (regs->r10 & 0x10) {
+			emu_page_range(regs->rdi, regs->rsi, &lo, &hi);
+			emu_unplant_range(emu, lo, hi);
+		}
+		break;
+	case 25:     /* mremap: the old range, and a fixed new one */
+		emu_page_range(regs->rdi, regs->rsi, &lo, &hi);
+		emu_unplant_range(emu, lo, hi);
+		if (regs->r10 & 2) {
+			emu_page_range(regs->r8, regs->rdx, &lo, &hi);
+			emu_unplant_range(emu, lo, hi);
+		}
+		break;
+	default:     /* mprotect munmap madvise pkey_mprotect */
+		emu_page_range(regs->rdi, regs->rsi, &lo, &hi);
+		emu_unplant_range(emu, lo, hi);
+		break;
+	}
+	emu_cache_flush(&emu->cache);
+	cc_flush(emu->cc);
+	emu->maps.stale = true;
 }
 
 int emu_disable(struct emu *emu, pid_t tid)
@@ -316,8 +398,7 @@ int emu_emulate(struct emu_thread *th, struct emu_access *acc,
 	return 0;
 }
 
-/* Syscalls after which code may be gone or changed under its traps.  */
-static bool emu_syscall_changes_map(uint64_t nr)
+bool emu_syscall_changes_map(uint64_t nr)
 {
 	switch (nr) {
 	case 9: case 10: case 11: case 25: case 28: case 329:
@@ -345,8 +426,7 @@ void emu_begin_step(struct emu *emu, struct emu_thread *th,
 		emu_syscall_changes_map(regs->rax);
 	if (th->step_maps) {
 		/* Traps in memory about to be remapped would corrupt it. */
-		emu_unplant_all(emu);
-		emu->maps.stale = true;
+		emu_unplant_for_syscall(emu, regs, regs->rax);
 		site = int3_lookup(emu->sites, insn->ip);
 		th->step_lifted = site != NULL;
 	}
@@ -693,7 +773,8 @@ enum emu_resume emu_continue(struct emu *emu, struct emu_thread *th,
 			return emu_resume_step;
 		}
 		th->mode = emu_mode_walk;
-		return emu_resume_cont;
+		th->walk_lost = false;
+		return emu_resume_syscall;
 	}
 }
 

@@ -6,9 +6,10 @@
    - The caller owns waitpid and resuming.  For every thread of a process
      with an emu, it calls emu_prepare before resuming a thread it had
      stopped (and reported), and hands every ptrace stop of any thread to
-     emu_on_stop.  It resumes as told: *HOW (PTRACE_CONT or
-     PTRACE_SINGLESTEP), with no signal after a consumed stop, with the
-     signal it chose after emu_prepare.
+     emu_on_stop.  It resumes as told: with emu_ptrace_request(*HOW),
+     with no signal after a consumed stop, with the signal it chose
+     after emu_prepare.  Its threads have PTRACE_O_TRACESYSGOOD: a
+     syscall stop must be told from a SIGTRAP.
    - Planted traps live in the caller's int3 table (owner int3_owner_emu)
      next to GDB's breakpoints.  The caller must not lift a site itself
      to step over it: resuming through emu_prepare runs the instruction
@@ -35,7 +36,15 @@ struct emu;
 enum emu_resume {
 	emu_resume_cont,     /* PTRACE_CONT */
 	emu_resume_step,     /* PTRACE_SINGLESTEP */
+	/* PTRACE_SYSCALL: a thread on its way to a trap at a syscall.  While
+	   another thread steps that syscall its trap is out of memory, and
+	   this thread may run through it: the syscall-entry stop says
+	   exactly where it is, so its trace goes on without a gap.  */
+	emu_resume_syscall,
 };
+
+/* The ptrace request that resumes a thread as HOW says.  */
+int emu_ptrace_request(enum emu_resume how);
 
 enum emu_verdict {
 	emu_consumed,        /* the engine's own stop: resume as *HOW says */

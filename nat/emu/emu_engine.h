@@ -59,6 +59,14 @@ struct emu_walk *emu_walk_get(struct emu *emu, uint64_t ip);
 int emu_emulate(struct emu_thread *th, struct emu_access *acc,
 		const struct emu_insn *insn, struct user_regs_struct *regs);
 
+/* Syscalls after which code may be gone or changed under its traps.  */
+bool emu_syscall_changes_map(uint64_t nr);
+
+/* The syscall NR (arguments in REGS) may change the map: take out the
+   traps it could reach, forget decoded code, re-read the map.  */
+void emu_unplant_for_syscall(struct emu *emu,
+			     const struct user_regs_struct *regs, uint64_t nr);
+
 /* Set the thread up to run INSN by one single-step, original bytes.  */
 void emu_begin_step(struct emu *emu, struct emu_thread *th,
 		    const struct emu_insn *insn,

@@ -25,7 +25,7 @@ static bool emu_walk_progress(struct emu *emu, struct emu_thread *th,
 	uint32_t found_insns = 0;
 	uint64_t found_prev = 0;
 
-	if (th->mode != emu_mode_walk)
+	if (th->mode != emu_mode_walk || th->walk_lost)
 		return false;
 	/* Followed returns can bring the path back over the same code: the
 	   stack pointer tells which pass the thread is in.  */
@@ -112,7 +112,7 @@ static int emu_site_trap(struct emu *emu, struct emu_thread *th,
 			/* It resumed without a stop the engine saw (a
 			   restarted syscall): tracing picks up here.  */
 			emu_rec_resume(th, site);
-		} else if (th->mode != emu_mode_walk ||
+		} else if (th->mode != emu_mode_walk || th->walk_lost ||
 			   site != emu_chain_end(th)->stop) {
 			emu_rec_gap(th, site);
 		} else {
@@ -240,6 +240,45 @@ static int emu_step_done(struct emu *emu, struct emu_thread *th,
 	return emu_resume_from(emu, th, regs, &before, false, how);
 }
 
+/* A syscall-entry stop of a thread on its walk (resumed with
+   PTRACE_SYSCALL): it ran through the syscall at its walk's stop while
+   another thread had the trap there lifted to step it.  The syscall
+   has not run yet: the thread goes on as if it had stepped it from its
+   own trap.  */
+static int emu_syscall_entry(struct emu *emu, struct emu_thread *th,
+			     const struct user_regs_struct *regs,
+			     enum emu_verdict *verdict, enum emu_resume *how)
+{
+	uint64_t ip = regs->rip - 2, prev = 0;
+	struct emu_insn insn;
+
+	th->stops++;
+	if (emu_decode_at(emu, ip, &insn) < 0 ||
+	    insn.iclass != emu_ic_far_kernel || insn.len != 2 ||
+	    ip != emu_chain_end(th)->stop ||
+	    !emu_walk_progress(emu, th, ip, regs->rsp, &prev)) {
+		/* Not the walk's syscall: lost track until it returns.  */
+		emu_rec_gap(th, 0);
+		memset(&insn, 0, sizeof(insn));
+		insn.ip = ip;
+		insn.len = 2;
+		insn.iclass = emu_ic_far_kernel;
+	} else {
+		th->last_exec = prev;
+	}
+	th->step_insn = insn;
+	th->mode = emu_mode_step;
+	th->step_user = false;
+	th->step_lifted = false;   /* another thread's step has the site */
+	th->step_maps = emu_syscall_changes_map(regs->orig_rax);
+	if (th->step_maps)
+		emu_unplant_for_syscall(emu, regs, regs->orig_rax);
+	th->steps++;
+	*verdict = emu_consumed;
+	*how = emu_resume_step;
+	return 0;
+}
+
 int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		enum emu_verdict *verdict, enum emu_resume *how)
 {
@@ -278,6 +317,12 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		th->on = false;
 		th->exiting = true;
 		return 0;
+	}
+	if (sig == (SIGTRAP | 0x80) && th->mode == emu_mode_walk &&
+	    !(status >> 16)) {
+		err = emu_getregs(tid, &regs);
+		return err < 0 ? err
+			: emu_syscall_entry(emu, th, &regs, verdict, how);
 	}
 	/* Ptrace events come from inside a syscall being stepped; the step
 	   goes on after them (exec: see emu_on_exec).  */

@@ -45,6 +45,10 @@ struct emu_thread {
 	   stop (the RET shortcut), the last one ending at the stop.  */
 	struct emu_link chain[emu_chain_links];
 	uint8_t nchain;
+	/* The trap at the chain's end was taken out while it ran (a
+	   mapping change there): it may have run past it, so where it
+	   stops next says nothing of its path.  */
+	bool walk_lost;
 
 	/* emu_mode_step.  */
 	struct emu_insn step_insn;

@@ -201,6 +201,7 @@ int drv_start_argv(struct drv_proc *proc, char *const argv[],
 	ptrace(PTRACE_SETOPTIONS, pid, 0,
 	       PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
 	       PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL |
+	       PTRACE_O_TRACESYSGOOD |
 	       (function ? 0 : PTRACE_O_TRACEEXIT));
 	emu_pin_cpu(pid);
 	if (!function) {
@@ -327,6 +328,28 @@ static bool drv_side_stop(struct drv_proc *proc, struct emu *emu, pid_t tid,
 	return event != 0;
 }
 
+/* Some hypervisors end a single-step over CPUID one instruction late
+   (it traps after the next one too): the instruction in between ran,
+   when it leads straight from IP + 2 to TO.  */
+static void drv_cpuid_late(struct drv_proc *proc, uint64_t ip, uint64_t to,
+			   struct drv_ips *ips)
+{
+	struct emu_decoder *dec;
+	struct emu_insn insn;
+	uint8_t buf[18];
+
+	if (to == ip + 2 ||
+	    nat_mem_read(&proc->mem, ip, buf, sizeof(buf)) != sizeof(buf))
+		return;
+	int3_shadow(&proc->sites, ip, buf, sizeof(buf));
+	if (buf[0] != 0x0f || buf[1] != 0xa2 || emu_decoder_alloc(&dec) < 0)
+		return;
+	if (emu_insn_decode(dec, ip + 2, buf + 2, 16, &insn) == 0 &&
+	    insn.iclass == emu_ic_other && ip + 2 + insn.len == to)
+		drv_ips_push(ips, ip + 2);
+	emu_decoder_free(dec);
+}
+
 long drv_truth(struct drv_proc *proc, struct drv_ips *ips)
 {
 	pid_t pid = proc->pid;
@@ -380,8 +403,10 @@ long drv_truth(struct drv_proc *proc, struct drv_ips *ips)
 			siginfo_t info;
 
 			ptrace(PTRACE_GETSIGINFO, pid, 0, &info);
-			if (!entering)
+			if (!entering) {
 				drv_ips_push(ips, ip);
+				drv_cpuid_late(proc, ip, regs.rip, ips);
+			}
 			if (proc->max_insns && ips->count > proc->max_insns)
 				return -pse_range;
 			/* The program's own INT3 raises its SIGTRAP.  */
@@ -413,8 +438,7 @@ void drv_trace_fini(struct drv_trace *trace)
 
 static void drv_resume(pid_t tid, enum emu_resume how, int sig)
 {
-	ptrace(how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT, tid,
-	       0, sig);
+	ptrace(emu_ptrace_request(how), tid, 0, sig);
 }
 
 /* DRV_DEBUG=1 in the environment prints the stops reported to the

@@ -6,14 +6,19 @@
    for (a thread resumed at the wrong IP dies of SIGILL or SIGSEGV), and
    every thread's PT trace must decode without errors.
 
-     exact_threads [-F pt|bts] [-n STOPS] [-r SEED] PROG [ARGS...]
+     exact_threads [-c] [-F pt|bts] [-n STOPS] [-r SEED] PROG [ARGS...]
 
    -n: on average one all-stop round per STOPS engine stops (random,
-   from SEED; 0: none).  Prints one summary line; exit 0 on a correct
-   end, 1 otherwise, 77 if ptrace does not work.  */
+   from SEED; 0: none).  -c: the program's threads other than the main
+   one run paths that do not depend on timing: each one's recorded
+   trace must also equal its own single-step run (threads matched by
+   creation order; the main thread's joins depend on timing).  Prints
+   one summary line; exit 0 on a correct end, 1 otherwise, 77 if
+   ptrace does not work.  */
 #define _GNU_SOURCE
 #include "testsuite/emu/emu_driver.h"
 #include "testsuite/exact/exact_check.h"
+#include "testsuite/exact/xt_truth.h"
 #include "common/ps_error.h"
 
 #include <getopt.h>
@@ -139,8 +144,7 @@ static void xt_resume(struct xt_run *run, struct xt_thread *t)
 	if (emu_prepare(run->emu, t->tid, sig, false, &how) < 0)
 		how = emu_resume_cont;
 	xt_log(t, "prepare>", sig, how);
-	ptrace(how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT,
-	       t->tid, 0, sig);
+	ptrace(emu_ptrace_request(how), t->tid, 0, sig);
 	t->running = true;
 	t->held = false;
 }
@@ -230,8 +234,7 @@ static int xt_loop(struct xt_run *run, unsigned long every)
 			continue;
 		}
 		if (verdict == emu_consumed) {
-			ptrace(how == emu_resume_step ? PTRACE_SINGLESTEP
-			       : PTRACE_CONT, tid, 0, 0);
+			ptrace(emu_ptrace_request(how), tid, 0, 0);
 			if (every && !run->stopping &&
 			    (unsigned long) random() % every == 0)
 				xt_stop_all(run);
@@ -284,8 +287,123 @@ static int xt_loop(struct xt_run *run, unsigned long every)
 	}
 }
 
+struct xt_compare {
+	unsigned long threads, insns, diffs, gaps, wrapped;
+};
+
+/* A syscall interrupted by an all-stop round's SIGSTOP is run again
+   (the kernel moves the IP back to it): the trace rightly holds it
+   twice in a row where the single-step run, never stopped, has it
+   once.  Fold such repeats.  */
+static void xt_fold_restarts(struct xt_truth *truth, struct drv_ips *ips)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < ips->count; i++) {
+		uint8_t op[2];
+
+		if (out && ips->ips[i] == ips->ips[out - 1] &&
+		    nat_mem_read(&truth->proc.mem, ips->ips[i], op, 2) == 2 &&
+		    op[0] == 0x0f && op[1] == 0x05)
+			continue;
+		ips->ips[out++] = ips->ips[i];
+	}
+	ips->count = out;
+}
+
+/* Thread I's trace (TID) as instruction addresses, decoded against the
+   single-step run's held image.  */
+static long xt_decode(struct xt_run *run, struct xt_truth *truth, pid_t tid,
+		      struct drv_ips *got, unsigned *gaps)
+{
+	long n;
+
+	*gaps = 0;
+	if (run->format == trace_format_pt) {
+		struct ps_buf buf;
+
+		ps_buf_init(&buf);
+		n = emu_read_pt(run->emu, tid, false, &buf);
+		if (n >= 0)
+			n = drv_decode_pt(&truth->proc, &buf, got, gaps);
+		ps_buf_fini(&buf);
+	} else {
+		struct trace_blocks blocks;
+
+		trace_blocks_init(&blocks);
+		n = emu_read_bts(run->emu, tid, emu_bts_read_all, false,
+				 &blocks);
+		if (n >= 0)
+			n = drv_expand_bts(&truth->proc, blocks.block,
+					   (long) blocks.len, got);
+		trace_blocks_fini(&blocks);
+	}
+	if (n >= 0) {
+		drv_fold_rep(&truth->proc, got);
+		xt_fold_restarts(truth, got);
+	}
+	return n;
+}
+
+/* Every thread but the main one against its own single-step run.  */
+static void xt_compare(struct xt_run *run, struct xt_truth *truth,
+		       struct xt_compare *cmp)
+{
+	if (truth->count != run->nseen) {
+		printf("exact_threads: %zu threads single-stepped, %zu "
+		       "recorded\n", truth->count, run->nseen);
+		cmp->diffs++;
+		return;
+	}
+	for (size_t i = 1; i < run->nseen; i++) {
+		struct drv_ips got;
+		struct emu_status st;
+		unsigned gaps;
+		long d;
+
+		if (emu_status(run->emu, run->seen[i], &st) == 0 && st.wraps) {
+			cmp->wrapped++;   /* the ring lost its beginning */
+			continue;
+		}
+		drv_ips_init(&got);
+		drv_fold_rep(&truth->proc, &truth->ips[i]);
+		cmp->threads++;
+		if (xt_decode(run, truth, run->seen[i], &got, &gaps) < 0) {
+			printf("exact_threads: thread %zu: trace does not "
+			       "decode\n", i);
+			cmp->diffs++;
+			drv_ips_fini(&got);
+			continue;
+		}
+		cmp->gaps += gaps;
+		d = drv_first_diff(&truth->ips[i], &got);
+		cmp->insns += got.count < truth->ips[i].count ? got.count
+			: truth->ips[i].count;
+		if (d >= 0) {
+			char a[256] = "", b[256] = "";
+			uint64_t ta = (size_t) d < truth->ips[i].count ?
+				truth->ips[i].ips[d] : 0;
+			uint64_t tb = (size_t) d < got.count ? got.ips[d] : 0;
+
+			xc_where(truth->proc.pid, ta, a, sizeof(a));
+			xc_where(truth->proc.pid, tb, b, sizeof(b));
+			printf("exact_threads: thread %zu differs at "
+			       "instruction %ld of %zu (recorded %zu): "
+			       "single-step %#llx %s, trace %#llx %s\n", i,
+			       d, truth->ips[i].count, got.count,
+			       (unsigned long long) ta, a,
+			       (unsigned long long) tb, b);
+			cmp->diffs++;
+		}
+		drv_ips_fini(&got);
+	}
+}
+
 int main(int argc, char *argv[])
 {
+	struct xt_truth truth;
+	struct xt_compare cmp = { 0 };
+	bool compare = false;
 	struct xt_run run = { .format = trace_format_pt };
 	struct nat_mem mem;
 	struct int3_table sites;
@@ -294,8 +412,9 @@ int main(int argc, char *argv[])
 	int opt, status;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "+F:n:r:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "+cF:n:r:t:")) != -1) {
 		switch (opt) {
+		case 'c': compare = true; break;
 		case 'F':
 			run.format = !strcmp(optarg, "bts") ? trace_format_bts
 				: trace_format_pt;
@@ -304,7 +423,7 @@ int main(int argc, char *argv[])
 		case 'r': seed = strtoul(optarg, NULL, 0); break;
 		case 't': timeout = strtoul(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: exact_threads [-F pt|bts] "
+			fprintf(stderr, "usage: exact_threads [-c] [-F pt|bts] "
 				"[-n STOPS] [-r SEED] PROG [ARGS...]\n");
 			return 2;
 		}
@@ -316,6 +435,14 @@ int main(int argc, char *argv[])
 		return 77;
 	}
 	srandom((unsigned) seed);
+	xt_current = &run;
+	signal(SIGALRM, xt_watchdog);
+	alarm(timeout);
+	if (compare && xt_truth_run(&truth, &argv[optind], 20000000) < 0) {
+		printf("exact_threads: %s: the single-step run failed\n",
+		       argv[optind]);
+		return 2;
+	}
 	pid = fork();
 	if (!pid) {
 		personality(ADDR_NO_RANDOMIZE);
@@ -326,7 +453,7 @@ int main(int argc, char *argv[])
 	if (waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
 		return 2;
 	ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACECLONE |
-	       PTRACE_O_EXITKILL);
+	       PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD);
 	emu_pin_cpu(pid);
 	nat_mem_init(&mem, pid);
 	int3_table_init(&sites);
@@ -334,11 +461,13 @@ int main(int argc, char *argv[])
 		return 2;
 	run.pid = pid;
 	xt_current = &run;
-	signal(SIGALRM, xt_watchdog);
-	alarm(timeout);
 	xt_add(&run, pid);
 	xt_resume(&run, &run.threads[0]);
 	status = xt_loop(&run, every);
+	if (compare) {
+		xt_compare(&run, &truth, &cmp);
+		xt_truth_fini(&truth);
+	}
 	/* Gaps are honest (an OVF, a dropped BTS stretch) but each one is
 	   trace lost: count them.  */
 	for (size_t i = 0; i < run.nseen; i++) {
@@ -352,7 +481,7 @@ int main(int argc, char *argv[])
 	nat_mem_fini(&mem);
 
 	bool ok = status >= 0 && WIFEXITED(status) && !WEXITSTATUS(status) &&
-		!run.bad_signals && !run.trace_errors;
+		!run.bad_signals && !run.trace_errors && !cmp.diffs;
 	printf("exact_threads: %s %s seed=%lu stops=%lu rounds=%lu "
 	       "traces=%lu packets=%lu end=%s%d bad_signals=%lu (first %d) "
 	       "trace_errors=%lu gaps=%lu\n", ok ? "ok" : "FAIL",
@@ -362,5 +491,10 @@ int main(int argc, char *argv[])
 	       status < 0 ? -1 : WIFEXITED(status) ? WEXITSTATUS(status)
 	       : WTERMSIG(status), run.bad_signals, run.bad_sig,
 	       run.trace_errors, gaps);
+	if (compare)
+		printf("exact_threads: compared threads=%lu insns=%lu "
+		       "diffs=%lu decoded_gaps=%lu wrapped=%lu\n",
+		       cmp.threads, cmp.insns, cmp.diffs, cmp.gaps,
+		       cmp.wrapped);
 	return ok ? 0 : 1;
 }

@@ -9,7 +9,8 @@ Three sources of code nobody here wrote, each compared with single-step:
   programs  whole runs (exec to exit) of Debian programs on small inputs.
   threads   every thread recorded with all-stop rounds (exact_threads):
             the 64-thread barrier and a create/block/exit stress must
-            end as they do unrecorded.
+            end as they do unrecorded; threads sharing syscall sites
+            (share) must each match their own single-step run.
   regress   the kept programs again.
 
   fuzz.py [--quick] [--seed N] [--count N] [--keep] [MODE ...]
@@ -188,14 +189,22 @@ def mode_programs(totals, quick):
 
 def mode_threads(totals, rng, quick):
     runs = [("barrier", ["16", "3"]), ("barrier", ["64", "3"]),
-            ("spawn", ["6", "8"])]
+            ("spawn", ["6", "8"]), ("share", ["16", "3"]),
+            ("share", ["32", "3"]), ("share", ["16", "3"], "bts")]
     if quick:
-        runs = [("barrier", ["64", "1"]), ("spawn", ["4", "3"])]
-    for name, args in runs:
+        runs = [("barrier", ["64", "1"]), ("spawn", ["4", "3"]),
+                ("share", ["8", "2"])]
+    for run in runs:
+        name, args = run[0], run[1]
         exe = os.path.join(BUILD, name)
         seed = rng.randrange(1, 2**31)
         cmd = [EXACT_THREADS, "-r", str(seed), "-n", "50", "-t",
-               "240", exe] + args
+               "240"]
+        if name == "share":
+            cmd += ["-c"]     # each worker against its single-step run
+        if len(run) > 2:
+            cmd += ["-F", run[2]]
+        cmd += [exe] + args
         proc = subprocess.run(cmd, stdout=subprocess.PIPE,
                               stderr=subprocess.STDOUT, text=True,
                               errors="replace")
@@ -205,13 +214,16 @@ def mode_threads(totals, rng, quick):
         totals.tried += 1
         summary = [l for l in proc.stdout.splitlines()
                    if l.startswith("exact_threads")]
+        m = re.search(r"compared threads=\d+ insns=(\d+)", proc.stdout)
+        if m:
+            totals.compared += int(m.group(1))
         if proc.returncode:
             totals.diffs += 1
             print("fuzz: threads %s %s: FAILED\n%s" %
                   (name, " ".join(args), proc.stdout))
         else:
             print("fuzz: threads %s %s: %s" %
-                  (name, " ".join(args), summary[-1] if summary else ""))
+                  (name, " ".join(args), " / ".join(summary[-2:])))
         sys.stdout.flush()
 
 

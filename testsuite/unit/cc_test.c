@@ -29,8 +29,7 @@ static int run_to_report(struct emu *emu, pid_t pid, int sig)
 
 	cr_assert_eq(emu_prepare(emu, pid, sig, false, &how), 0);
 	for (;;) {
-		ptrace(how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT,
-		       pid, 0, 0);
+		ptrace(emu_ptrace_request(how), pid, 0, 0);
 		cr_assert_eq(waitpid(pid, &status, __WALL), pid);
 		cr_assert_eq(emu_on_stop(emu, pid, status, &verdict, &how), 0);
 		if (verdict == emu_report)

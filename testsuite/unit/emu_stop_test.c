@@ -22,8 +22,7 @@
 
 static void resume(pid_t tid, enum emu_resume how, int sig)
 {
-	ptrace(how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT, tid,
-	       0, sig);
+	ptrace(emu_ptrace_request(how), tid, 0, sig);
 }
 
 /* The last two packets of the trace.  */
@@ -204,7 +203,7 @@ Test(stop, execve_resumes_tracing_in_the_new_image)
 	snprintf(prog, sizeof(prog), "%s/exec", EMU_PROGDIR);
 	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
 	ptrace(PTRACE_SETOPTIONS, proc.pid, 0, PTRACE_O_TRACEEXEC |
-	       PTRACE_O_EXITKILL);
+	       PTRACE_O_EXITKILL | PTRACE_O_TRACESYSGOOD);
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
 		     0);
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1 << 20), 0);

@@ -29,6 +29,15 @@ static void start(struct drv_proc *proc)
 	cr_assert_eq(drv_start(proc, prog, "6", "run"), 0);
 }
 
+/* A thread towards a trap runs under PTRACE_SYSCALL: a syscall site
+   another thread has lifted then stops it at the entry.  */
+Test(emu, ptrace_request_for_each_resume)
+{
+	cr_expect_eq(emu_ptrace_request(emu_resume_cont), PTRACE_CONT);
+	cr_expect_eq(emu_ptrace_request(emu_resume_step), PTRACE_SINGLESTEP);
+	cr_expect_eq(emu_ptrace_request(emu_resume_syscall), PTRACE_SYSCALL);
+}
+
 Test(emu, enable_disable_errors)
 {
 	struct drv_proc proc;
@@ -63,7 +72,7 @@ Test(emu, traps_planted_then_removed_with_original_bytes)
 		     0);
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 4096), 0);
 	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
-	cr_expect_eq(how, emu_resume_cont);
+	cr_expect_eq(how, emu_resume_syscall, "towards a trap, syscall stops on");
 	cr_assert_eq(emu_sites(&proc.sites), 1, "the first stop is planted");
 	site = proc.sites.sites[0].addr;
 	cr_assert_eq(nat_mem_read(&proc.mem, site, &byte, 1), 1);
