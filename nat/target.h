@@ -55,6 +55,10 @@ struct nat_event {
 	/* report_exit: a stopped leader that is exiting (sig 0), its
 	   memory still there; status is its exit code.  */
 	int exiting;
+	/* Non-stop: the client had asked this thread to stop (vCont;t)
+	   when this other event came first; a server that swallows the
+	   event owes the client that stop instead.  */
+	int stop_requested;
 	char path[4096];
 };
 
@@ -172,6 +176,10 @@ struct nat_target {
 	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
+	/* The thread whose event was reported last: the next pick starts
+	   after it, so threads that keep hitting a breakpoint nobody sees
+	   (a false condition) cannot starve the others' events.  */
+	pid_t last_event_tid;
 	int btrace_policy;    /* enum nat_btrace_policy */
 	int btrace_engine;    /* enum nat_btrace_engine */
 
@@ -291,7 +299,9 @@ int nat_poll_event(struct nat_target *target, struct nat_event *event);
 int nat_event_fd(const struct nat_target *target);
 
 /* Non-stop: resume THREAD as the client last asked, without a report
-   (a breakpoint condition was false).  */
+   (a breakpoint condition was false); one with an event pending (a
+   signal that came while it stepped off the breakpoint) stays stopped
+   for nat_poll_event to report.  */
 int nat_continue_thread(struct nat_target *target, struct nat_thread *thread);
 
 /* Stop the inferior as a Ctrl-C would: SIGINT to the first process.  */

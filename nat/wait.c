@@ -524,13 +524,19 @@ void nat_stop(struct nat_target *target)
 }
 
 /* The next thread whose event the client should hear: a stepping one
-   first (its step is what the client waits for), else the oldest.  */
+   first (its step is what the client waits for), else the first with
+   an event after the thread reported last, in list order and around:
+   every pending event is reported within one round, as gdbserver's
+   random pick does on average.  */
 static struct nat_thread *nat_pick_event(struct nat_target *target)
 {
-	struct nat_thread *first = NULL;
+	struct nat_thread *first = NULL, *next = NULL;
+	int past_last = 0;
 
 	for (struct nat_process *p = target->procs; p; p = p->next)
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			if (t->tid == target->last_event_tid)
+				past_last = 1;
 			if (!t->has_pending)
 				continue;
 			/* Non-stop: a process's end is news even for a thread
@@ -544,8 +550,10 @@ static struct nat_thread *nat_pick_event(struct nat_target *target)
 				return t;
 			if (!first)
 				first = t;
+			if (past_last && !next && t->tid != target->last_event_tid)
+				next = t;
 		}
-	return first;
+	return next ? next : first;
 }
 
 /* A breakpoint hit whose breakpoint the client has since removed is
@@ -576,6 +584,8 @@ static void nat_fill_event(struct nat_target *target,
 	ev->path[0] = '\0';
 	ev->pid = proc->pid;
 	ev->tid = thread->tid;
+	ev->stop_requested = requested;
+	target->last_event_tid = thread->tid;
 	thread->has_pending = 0;
 
 	if ((WIFEXITED(status) || WIFSIGNALED(status)) &&
@@ -878,5 +888,9 @@ int nat_continue_thread(struct nat_target *target, struct nat_thread *thread)
 {
 	(void) target;
 	thread->resumed = 1;
+	/* A signal that came during a step over a breakpoint is pending:
+	   resuming would drop it, nat_poll_event reports it instead.  */
+	if (thread->has_pending)
+		return 0;
 	return nat_thread_resume(thread, thread->resume_kind, 0);
 }

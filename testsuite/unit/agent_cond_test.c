@@ -275,10 +275,11 @@ Test(ax_conds, parse_z_tails)
 	cr_assert_eq(parse_tail(&list, 1, ";" C_FALSE ";" C_TRUE), 0);
 	cr_assert_eq(ax_conds_count(&list, 1), 2);
 	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 1);
-	/* Commands and unknown items are skipped, conditions kept.  */
+	/* Commands are kept apart, unknown items skipped.  */
 	cr_assert_eq(parse_tail(&list, 1, ";cmds:0," C_TRUE ";" C_FALSE ";zz"),
 		     0);
 	cr_assert_eq(ax_conds_count(&list, 1), 1);
+	cr_assert_eq(ax_cmds_count(&list, 1), 1);
 	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 0);
 	/* Malformed: an error, and the old conditions stay.  */
 	cr_assert_eq(parse_tail(&list, 1, ";" C_TRUE ";X3,2201"), -pse_invalid);
