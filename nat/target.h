@@ -30,6 +30,7 @@ enum nat_stop_reason {
 	nat_stop_step,      /* a single-step completed */
 	nat_stop_syscall_entry,   /* a caught syscall; data_addr its number */
 	nat_stop_syscall_return,
+	nat_stop_thread_created,  /* a new thread's first stop (QThreadEvents) */
 };
 
 enum nat_event_kind {
@@ -42,6 +43,8 @@ enum nat_event_kind {
 	nat_ev_execd,       /* path is the new image */
 	nat_ev_no_resumed,  /* nothing left running to wait for */
 	nat_ev_thread_exited, /* tid exited (QThreadEvents); status its code */
+	nat_ev_thread_created, /* tid is new, held at its first instruction
+				  (QThreadEvents) */
 };
 
 struct nat_event {
@@ -166,6 +169,9 @@ struct nat_target {
 	/* QThreadEvents:1: a thread's exit is an event (GDB stopping every
 	   thread of a non-stop target must hear of those that are gone).  */
 	int report_thread_exit;
+	/* QThreadEvents:1 too: a new thread is an event of its own, held
+	   stopped until reported, as gdbserver does.  */
+	int report_thread_create;
 
 	/* Host signals to deliver without a stop (QPassSignals).  */
 	uint8_t pass_signals[65];

@@ -204,7 +204,12 @@ static int nat_handle_clone(struct nat_target *target,
 		nat_debug(target, "new thread %d", (int) msg);
 		if (target->on_new_thread)
 			target->on_new_thread(target->on_new_thread_ctx, child);
-		nat_resume_quietly(child, stopping);
+		/* Its first stop is the client's news when it asked.  */
+		if (target->report_thread_create && WIFSTOPPED(ws) &&
+		    WSTOPSIG(ws) == SIGSTOP)
+			nat_set_pending(child, ws, nat_stop_thread_created);
+		else
+			nat_resume_quietly(child, stopping);
 	}
 	nat_resume_quietly(thread, stopping);
 	return nat_consumed;
@@ -523,6 +528,20 @@ void nat_stop(struct nat_target *target)
 		}
 }
 
+/* Whether LEADER's pending event is its process's end while another
+   thread of P still has an event to tell.  */
+static int nat_process_end_waits(const struct nat_process *p,
+				 const struct nat_thread *leader)
+{
+	if (!WIFEXITED(leader->pending_status) &&
+	    !WIFSIGNALED(leader->pending_status))
+		return 0;
+	for (const struct nat_thread *t = p->threads; t; t = t->next)
+		if (t != leader && t->has_pending)
+			return 1;
+	return 0;
+}
+
 /* The next thread whose event the client should hear: a stepping one
    first (its step is what the client waits for), else the first with
    an event after the thread reported last, in list order and around:
@@ -548,6 +567,10 @@ static struct nat_thread *nat_pick_event(struct nat_target *target)
 				continue;
 			if (t->stepping)
 				return t;
+			/* A process's end goes after its threads' own news
+			   (their exits), which it would otherwise discard.  */
+			if (t->tid == p->pid && nat_process_end_waits(p, t))
+				continue;
 			if (!first)
 				first = t;
 			if (past_last && !next && t->tid != target->last_event_tid)
@@ -630,6 +653,11 @@ static void nat_fill_event(struct nat_target *target,
 		snprintf(path, sizeof(path), "/proc/%d/exe", (int) proc->pid);
 		n = readlink(path, ev->path, sizeof(ev->path) - 1);
 		ev->path[n > 0 ? n : 0] = '\0';
+		return;
+	}
+	if (thread->pending_reason == nat_stop_thread_created) {
+		ev->kind = nat_ev_thread_created;
+		thread->last_sig = 0;
 		return;
 	}
 	ev->kind = nat_ev_stopped;

@@ -206,8 +206,10 @@ int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
 		int on;
 		int err = srv_flag(srv, ARG("QThreadEvents:"), end, &on);
 
-		if (err == srv_reply)
+		if (err == srv_reply) {
 			srv->target->report_thread_exit = on;
+			srv->target->report_thread_create = on;
+		}
 		return err;
 	}
 	/* `set agent on|off`: gdbserver's switch for its in-process agent
