@@ -30,6 +30,7 @@ enum nat_stop_reason {
 	nat_stop_step,      /* a single-step completed */
 	nat_stop_syscall_entry,   /* a caught syscall; data_addr its number */
 	nat_stop_syscall_return,
+	nat_stop_thread_created,  /* a new thread's first stop (QThreadEvents) */
 };
 
 enum nat_event_kind {
@@ -42,6 +43,8 @@ enum nat_event_kind {
 	nat_ev_execd,       /* path is the new image */
 	nat_ev_no_resumed,  /* nothing left running to wait for */
 	nat_ev_thread_exited, /* tid exited (QThreadEvents); status its code */
+	nat_ev_thread_created, /* tid is new, held at its first instruction
+				  (QThreadEvents) */
 };
 
 struct nat_event {
@@ -55,6 +58,10 @@ struct nat_event {
 	/* report_exit: a stopped leader that is exiting (sig 0), its
 	   memory still there; status is its exit code.  */
 	int exiting;
+	/* Non-stop: the client had asked this thread to stop (vCont;t)
+	   when this other event came first; a server that swallows the
+	   event owes the client that stop instead.  */
+	int stop_requested;
 	char path[4096];
 };
 
@@ -162,6 +169,9 @@ struct nat_target {
 	/* QThreadEvents:1: a thread's exit is an event (GDB stopping every
 	   thread of a non-stop target must hear of those that are gone).  */
 	int report_thread_exit;
+	/* QThreadEvents:1 too: a new thread is an event of its own, held
+	   stopped until reported, as gdbserver does.  */
+	int report_thread_create;
 
 	/* Host signals to deliver without a stop (QPassSignals).  */
 	uint8_t pass_signals[65];
@@ -172,6 +182,10 @@ struct nat_target {
 	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
+	/* The thread whose event was reported last: the next pick starts
+	   after it, so threads that keep hitting a breakpoint nobody sees
+	   (a false condition) cannot starve the others' events.  */
+	pid_t last_event_tid;
 	int btrace_policy;    /* enum nat_btrace_policy */
 	int btrace_engine;    /* enum nat_btrace_engine */
 
@@ -291,7 +305,9 @@ int nat_poll_event(struct nat_target *target, struct nat_event *event);
 int nat_event_fd(const struct nat_target *target);
 
 /* Non-stop: resume THREAD as the client last asked, without a report
-   (a breakpoint condition was false).  */
+   (a breakpoint condition was false); one with an event pending (a
+   signal that came while it stepped off the breakpoint) stays stopped
+   for nat_poll_event to report.  */
 int nat_continue_thread(struct nat_target *target, struct nat_thread *thread);
 
 /* Stop the inferior as a Ctrl-C would: SIGINT to the first process.  */

@@ -204,7 +204,12 @@ static int nat_handle_clone(struct nat_target *target,
 		nat_debug(target, "new thread %d", (int) msg);
 		if (target->on_new_thread)
 			target->on_new_thread(target->on_new_thread_ctx, child);
-		nat_resume_quietly(child, stopping);
+		/* Its first stop is the client's news when it asked.  */
+		if (target->report_thread_create && WIFSTOPPED(ws) &&
+		    WSTOPSIG(ws) == SIGSTOP)
+			nat_set_pending(child, ws, nat_stop_thread_created);
+		else
+			nat_resume_quietly(child, stopping);
 	}
 	nat_resume_quietly(thread, stopping);
 	return nat_consumed;
@@ -527,14 +532,34 @@ void nat_stop(struct nat_target *target)
 		}
 }
 
+/* Whether LEADER's pending event is its process's end while another
+   thread of P still has an event to tell.  */
+static int nat_process_end_waits(const struct nat_process *p,
+				 const struct nat_thread *leader)
+{
+	if (!WIFEXITED(leader->pending_status) &&
+	    !WIFSIGNALED(leader->pending_status))
+		return 0;
+	for (const struct nat_thread *t = p->threads; t; t = t->next)
+		if (t != leader && t->has_pending)
+			return 1;
+	return 0;
+}
+
 /* The next thread whose event the client should hear: a stepping one
-   first (its step is what the client waits for), else the oldest.  */
+   first (its step is what the client waits for), else the first with
+   an event after the thread reported last, in list order and around:
+   every pending event is reported within one round, as gdbserver's
+   random pick does on average.  */
 static struct nat_thread *nat_pick_event(struct nat_target *target)
 {
-	struct nat_thread *first = NULL;
+	struct nat_thread *first = NULL, *next = NULL;
+	int past_last = 0;
 
 	for (struct nat_process *p = target->procs; p; p = p->next)
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			if (t->tid == target->last_event_tid)
+				past_last = 1;
 			if (!t->has_pending)
 				continue;
 			/* Non-stop: a process's end is news even for a thread
@@ -546,10 +571,16 @@ static struct nat_thread *nat_pick_event(struct nat_target *target)
 				continue;
 			if (t->stepping)
 				return t;
+			/* A process's end goes after its threads' own news
+			   (their exits), which it would otherwise discard.  */
+			if (t->tid == p->pid && nat_process_end_waits(p, t))
+				continue;
 			if (!first)
 				first = t;
+			if (past_last && !next && t->tid != target->last_event_tid)
+				next = t;
 		}
-	return first;
+	return next ? next : first;
 }
 
 /* A breakpoint hit whose breakpoint the client has since removed is
@@ -580,6 +611,8 @@ static void nat_fill_event(struct nat_target *target,
 	ev->path[0] = '\0';
 	ev->pid = proc->pid;
 	ev->tid = thread->tid;
+	ev->stop_requested = requested;
+	target->last_event_tid = thread->tid;
 	thread->has_pending = 0;
 
 	if ((WIFEXITED(status) || WIFSIGNALED(status)) &&
@@ -624,6 +657,11 @@ static void nat_fill_event(struct nat_target *target,
 		snprintf(path, sizeof(path), "/proc/%d/exe", (int) proc->pid);
 		n = readlink(path, ev->path, sizeof(ev->path) - 1);
 		ev->path[n > 0 ? n : 0] = '\0';
+		return;
+	}
+	if (thread->pending_reason == nat_stop_thread_created) {
+		ev->kind = nat_ev_thread_created;
+		thread->last_sig = 0;
 		return;
 	}
 	ev->kind = nat_ev_stopped;
@@ -882,5 +920,9 @@ int nat_continue_thread(struct nat_target *target, struct nat_thread *thread)
 {
 	(void) target;
 	thread->resumed = 1;
+	/* A signal that came during a step over a breakpoint is pending:
+	   resuming would drop it, nat_poll_event reports it instead.  */
+	if (thread->has_pending)
+		return 0;
 	return nat_thread_resume(thread, thread->resume_kind, 0);
 }

@@ -1,4 +1,4 @@
-/* Breakpoint conditions by address (see agent_cond.h).  */
+/* Breakpoint conditions and commands by address (see agent_cond.h).  */
 #include "server/agent_cond.h"
 #include "common/ps_error.h"
 
@@ -20,10 +20,16 @@ static void ax_free_exprs(struct ax_expr **exprs, size_t count)
 	free(exprs);
 }
 
+static void ax_entry_free(struct ax_cond_entry *e)
+{
+	ax_free_exprs(e->exprs, e->count);
+	ax_free_exprs(e->cmds, e->ncmds);
+}
+
 void ax_conds_reset(struct ax_cond_list *list)
 {
 	for (size_t i = 0; i < list->count; i++)
-		ax_free_exprs(list->entries[i].exprs, list->entries[i].count);
+		ax_entry_free(&list->entries[i]);
 	list->count = 0;
 }
 
@@ -49,9 +55,17 @@ void ax_conds_clear(struct ax_cond_list *list, uint64_t addr)
 
 	if (!e)
 		return;
-	ax_free_exprs(e->exprs, e->count);
+	ax_entry_free(e);
 	/* Order does not matter: move the last entry into the hole.  */
 	*e = list->entries[--list->count];
+}
+
+/* An entry with neither conditions nor commands is no entry.  */
+static void ax_entry_drop_if_empty(struct ax_cond_list *list,
+				   struct ax_cond_entry *e)
+{
+	if (!e->count && !e->ncmds)
+		ax_conds_clear(list, e->addr);
 }
 
 static int ax_conds_grow(struct ax_cond_list *list)
@@ -67,10 +81,11 @@ static int ax_conds_grow(struct ax_cond_list *list)
 	return 0;
 }
 
-int ax_conds_set(struct ax_cond_list *list, uint64_t addr,
-		 struct ax_expr **exprs, size_t count)
+/* Replace the conditions (CMDS 0) or the commands (CMDS 1) at ADDR.  */
+static int ax_entry_set(struct ax_cond_list *list, uint64_t addr, int cmds,
+			struct ax_expr **exprs, size_t count, int persist)
 {
-	struct ax_expr **copy;
+	struct ax_expr **copy = NULL;
 	struct ax_cond_entry *e;
 	int err = -pse_invalid;
 
@@ -78,32 +93,73 @@ int ax_conds_set(struct ax_cond_list *list, uint64_t addr,
 		return -pse_invalid;
 	if (!list)
 		goto drop;
-	if (!count) {
-		ax_conds_clear(list, addr);
-		return 0;
-	}
-	err = -pse_nomem;
 	e = ax_conds_find(list, addr);
+	if (!e && !count)
+		return 0;
+	err = -pse_nomem;
 	if (!e && list->count == list->cap && ax_conds_grow(list) < 0)
 		goto drop;
-	copy = malloc(count * sizeof(*copy));
-	if (!copy)
-		goto drop;
-	memcpy(copy, exprs, count * sizeof(*copy));
-	if (e) {
-		ax_free_exprs(e->exprs, e->count);
-	} else {
+	if (count) {
+		copy = malloc(count * sizeof(*copy));
+		if (!copy)
+			goto drop;
+		memcpy(copy, exprs, count * sizeof(*copy));
+	}
+	if (!e) {
 		e = &list->entries[list->count++];
+		memset(e, 0, sizeof(*e));
 		e->addr = addr;
 	}
-	e->exprs = copy;
-	e->count = count;
+	if (cmds) {
+		ax_free_exprs(e->cmds, e->ncmds);
+		e->cmds = copy;
+		e->ncmds = count;
+		e->persist = persist;
+	} else {
+		ax_free_exprs(e->exprs, e->count);
+		e->exprs = copy;
+		e->count = count;
+	}
+	ax_entry_drop_if_empty(list, e);
 	return 0;
 
 drop:
 	for (size_t i = 0; i < count; i++)
 		ax_free(exprs[i]);
 	return err;
+}
+
+int ax_conds_set(struct ax_cond_list *list, uint64_t addr,
+		 struct ax_expr **exprs, size_t count)
+{
+	return ax_entry_set(list, addr, 0, exprs, count, 0);
+}
+
+int ax_cmds_set(struct ax_cond_list *list, uint64_t addr,
+		struct ax_expr **cmds, size_t count, int persist)
+{
+	return ax_entry_set(list, addr, 1, cmds, count, persist);
+}
+
+size_t ax_cmds_count(const struct ax_cond_list *list, uint64_t addr)
+{
+	const struct ax_cond_entry *e = ax_conds_find(list, addr);
+
+	return e ? e->ncmds : 0;
+}
+
+int ax_cmds_run(const struct ax_cond_list *list, uint64_t addr,
+		const struct ax_context *ctx)
+{
+	const struct ax_cond_entry *e = ax_conds_find(list, addr);
+
+	for (size_t i = 0; e && i < e->ncmds; i++) {
+		int err = ax_eval(e->cmds[i], ctx, NULL);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
 }
 
 size_t ax_conds_count(const struct ax_cond_list *list, uint64_t addr)
@@ -118,7 +174,7 @@ int ax_conds_eval(const struct ax_cond_list *list, uint64_t addr,
 {
 	const struct ax_cond_entry *e = ax_conds_find(list, addr);
 
-	if (!e)
+	if (!e || !e->count)
 		return 1;
 	for (size_t i = 0; i < e->count; i++) {
 		int64_t value = 0;
@@ -131,52 +187,87 @@ int ax_conds_eval(const struct ax_cond_list *list, uint64_t addr,
 	return 0;
 }
 
+/* A growing array of parsed expressions.  */
+struct ax_expr_vec {
+	struct ax_expr **v;
+	size_t n, cap;
+};
+
+/* Parse one "X..." item at *P onto VEC.  */
+static int ax_vec_parse(struct ax_expr_vec *vec, const char **p,
+			const char *end)
+{
+	if (vec->n == vec->cap) {
+		size_t ncap = vec->cap ? 2 * vec->cap : 4;
+		struct ax_expr **grown = realloc(vec->v, ncap * sizeof(*grown));
+
+		if (!grown)
+			return -pse_nomem;
+		vec->v = grown;
+		vec->cap = ncap;
+	}
+	{
+		int err = ax_parse(p, end, &vec->v[vec->n]);
+
+		if (err < 0)
+			return err;
+	}
+	vec->n++;
+	return 0;
+}
+
 int ax_conds_parse_z(struct ax_cond_list *list, uint64_t addr,
 		     const char *text, const char *end)
 {
-	struct ax_expr **exprs = NULL;
-	size_t count = 0, cap = 0;
+	static const char cmds_tag[] = "cmds:";
+	const size_t tag_len = sizeof(cmds_tag) - 1;
+	struct ax_expr_vec conds = { 0 }, cmds = { 0 };
 	const char *p = text;
-	int err;
+	int persist = 0;
+	int err = 0;
 
 	if (!list || !text || !end || end < text)
 		return -pse_invalid;
 	if (p < end && *p != ';')
 		return -pse_invalid;
 
-	while (p < end) {
+	while (p < end && err == 0) {
 		if (*p == ';') {
 			p++;
-			continue;
-		}
-		if (*p != 'X') {
+		} else if (*p == 'X') {
+			err = ax_vec_parse(&conds, &p, end);
+		} else if ((size_t) (end - p) >= tag_len &&
+			   !memcmp(p, cmds_tag, tag_len)) {
+			/* "cmds:P," then the commands run together.  */
+			p += tag_len;
+			if (end - p < 2 || (p[0] != '0' && p[0] != '1') ||
+			    p[1] != ',') {
+				err = -pse_invalid;
+				break;
+			}
+			persist = p[0] == '1';
+			p += 2;
+			while (p < end && *p == 'X' && err == 0)
+				err = ax_vec_parse(&cmds, &p, end);
+		} else {
 			const char *semi = memchr(p, ';', (size_t) (end - p));
 
 			p = semi ? semi : end;
-			continue;
 		}
-		if (count == cap) {
-			size_t ncap = cap ? 2 * cap : 4;
-			struct ax_expr **grown;
-
-			grown = realloc(exprs, ncap * sizeof(*grown));
-			if (!grown) {
-				err = -pse_nomem;
-				goto fail;
-			}
-			exprs = grown;
-			cap = ncap;
-		}
-		err = ax_parse(&p, end, &exprs[count]);
-		if (err < 0)
-			goto fail;
-		count++;
 	}
-	err = ax_conds_set(list, addr, exprs, count);
-	free(exprs);
-	return err;
-
-fail:
-	ax_free_exprs(exprs, count);
+	if (err < 0) {
+		ax_free_exprs(conds.v, conds.n);
+		ax_free_exprs(cmds.v, cmds.n);
+		return err;
+	}
+	/* Both lists hand their expressions over, on failure too.  */
+	err = ax_conds_set(list, addr, conds.v, conds.n);
+	free(conds.v);
+	if (err < 0) {
+		ax_free_exprs(cmds.v, cmds.n);
+		return err;
+	}
+	err = ax_cmds_set(list, addr, cmds.v, cmds.n, persist);
+	free(cmds.v);
 	return err;
 }

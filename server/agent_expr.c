@@ -2,6 +2,7 @@
    bytecode for breakpoint conditions, and the per-address condition
    lists the Z0/Z1 handler and the stop logic share.  */
 #include "server/agent_expr.h"
+#include "server/agent_printf.h"
 #include "common/ps_error.h"
 #include "common/ps_hex.h"
 
@@ -144,8 +145,9 @@ static const struct ax_op_info ax_ops[256] = {
 	/* pick's needs depend on its operand; fixed up when it runs.  */
 	AX_RUN(ax_op_pick, 1, 1, 2),
 	AX_RUN(ax_op_rot, 0, 3, 3),
-	/* printf is for dprintf on the agent, not for conditions.  */
-	AX_UNSUPPORTED(ax_op_printf),
+	/* printf: nargs and the format's length, then the format; its
+	   needs depend on nargs, fixed up when it runs.  */
+	AX_RUN(ax_op_printf, 3, 2, 0),
 };
 
 /* Operands in the bytecode are big-endian.  */
@@ -261,6 +263,32 @@ static int ax_reg(const struct ax_context *ctx, unsigned regno, uint64_t *v)
 	return 0;
 }
 
+/* printf: ST's top is the function, then the channel (both 0 from GDB,
+   and meaningless in the stub: the output goes where gdbserver's
+   goes, through ctx->print), then the arguments, the first on top.  */
+static int ax_printf(const struct ax_context *ctx, const uint8_t *imm,
+		     const uint64_t *st, size_t depth)
+{
+	size_t nargs = imm[0], slen = (size_t) ax_get_be(imm + 1, 2);
+	const char *format = (const char *) imm + 3;
+	uint64_t args[256];
+	struct ps_buf text;
+	int err;
+
+	if (!slen || format[slen - 1] != '\0')
+		return -pse_invalid;
+	if (!ctx->print)
+		return -pse_unsupported;
+	for (size_t i = 0; i < nargs; i++)
+		args[i] = st[depth - 3 - i];
+	ps_buf_init(&text);
+	err = ax_printf_format(format, args, nargs, ctx, &text);
+	if (err == 0 && text.len)
+		err = ctx->print(ctx->data, text.data, text.len);
+	ps_buf_fini(&text);
+	return err < 0 ? err : 0;
+}
+
 static int ax_jump(const struct ax_expr *expr, const uint8_t *imm,
 		   size_t *pc)
 {
@@ -322,6 +350,15 @@ int ax_eval(const struct ax_expr *expr, const struct ax_context *ctx,
 		if (op == ax_op_pick) {
 			need = (size_t) imm[0] + 1;
 			leave = need + 1;
+		} else if (op == ax_op_printf) {
+			size_t slen = (size_t) ax_get_be(imm + 1, 2);
+
+			if (expr->len - pc < slen)
+				return -pse_invalid;
+			pc += slen;
+			need = (size_t) imm[0] + 2;
+		} else if (op == ax_op_end && !result) {
+			need = leave = 0;
 		}
 		if (depth < need)
 			return -pse_invalid;
@@ -394,6 +431,13 @@ int ax_eval(const struct ax_expr *expr, const struct ax_context *ctx,
 			if (result)
 				*result = (int64_t) st[depth - 1];
 			return 0;
+
+		case ax_op_printf:
+			err = ax_printf(ctx, imm, st, depth);
+			if (err < 0)
+				return err;
+			depth -= (size_t) imm[0] + 2;
+			break;
 
 		case ax_op_dup:
 			st[depth] = st[depth - 1];

@@ -111,23 +111,32 @@ struct ax_context {
 	   than 64 bits, the low 64.  0 or a negative code.  */
 	int (*read_reg)(void *data, unsigned regno, uint64_t *value);
 
+	/* Print LEN bytes of TEXT where the stub prints a dprintf's output
+	   (the `printf` bytecode of breakpoint commands).  0 or a negative
+	   code.  */
+	int (*print)(void *data, const char *text, size_t len);
+
 	void *data;
 };
 
 /* Run EXPR and store the value left on top of the stack at `end` in
-   *RESULT (which may be NULL).  Errors, with nothing stored:
+   *RESULT.  With RESULT NULL (a breakpoint command, run for what it
+   does), `end` may find the stack empty, as `printf` leaves it.
+   Errors, with nothing stored:
      -pse_invalid      malformed bytecode: empty, an unknown opcode, a
                        truncated operand, running past the last byte, a
                        jump out of the expression, stack underflow, or
-                       `end` with an empty stack
+                       `end` with an empty stack and a RESULT, `printf`
+                       with a format that does not end at its last byte
      -pse_nospace      stack deeper than AX_STACK_MAX
      -pse_range        division or remainder by zero
      -pse_toolong      more than AX_MAX_STEPS bytecodes executed
      -pse_unsupported  a valid opcode with no meaning here (floating
-                       point, trace16, printf), or a missing callback
+                       point, trace16), or a missing callback
      -pse_notfound     getv/setv: the stub has no trace-state variables
      -pse_fault        a memory read that came back short or failed
-   and whatever negative code read_reg returned.  */
+   and whatever negative code read_reg, ax_printf_format (agent_printf.h)
+   or the print callback returned.  */
 int ax_eval(const struct ax_expr *expr, const struct ax_context *ctx,
 	    int64_t *result);
 

@@ -10,12 +10,15 @@ server_libpsserver_a_SOURCES = \
 	server/rsp_listen.c server/rsp_listen.h \
 	server/comm_addr.c server/comm_addr.h
 
-# vFile host I/O, and agent expressions (breakpoint conditions GDB hands
-# to the stub, parsed, evaluated and kept per address).
+# vFile host I/O, and agent expressions: breakpoint conditions
+# (ConditionalBreakpoints+) and commands (BreakpointCommands+, a
+# dprintf's printf) GDB hands to the stub, parsed, evaluated and kept
+# per address.
 server_libpsserver_a_SOURCES += \
 	server/hostio.c server/hostio.h \
 	server/agent_expr.c server/agent_expr.h \
-	server/agent_cond.c server/agent_cond.h
+	server/agent_cond.c server/agent_cond.h \
+	server/agent_printf.c server/agent_printf.h
 
 # The server: the dispatch table and one file per packet family.
 server_libpsserver_a_SOURCES += \

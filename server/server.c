@@ -102,6 +102,7 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	srv->target->report_vfork = 0;
 	srv->target->report_exec = 0;
 	srv->target->report_thread_exit = 0;
+	srv->target->report_thread_create = 0;
 	memset(srv->target->pass_signals, 0,
 	       sizeof(srv->target->pass_signals));
 	srv->target->program_signals_set = 0;

@@ -154,13 +154,21 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *event);
 /* Wait for the inferior's next event and send its stop reply.  */
 int srv_wait_and_reply(struct srv *srv);
 
-/* A breakpoint stop whose conditions are all false: the thread is
-   already moving on, the client must not hear of it.  */
-int srv_condition_false(struct srv *srv, const struct nat_event *ev);
+/* A breakpoint stop nobody must see, its conditions all false or its
+   commands run (a dprintf on the agent): the thread is already moving
+   on, the client does not hear of it (1).  A stop the client asked for
+   meanwhile is reported instead (srv_owed_stop).  */
+int srv_condition_false(struct srv *srv, struct nat_event *ev);
 
 /* A range step's single-step that ended inside the range (and not at a
    breakpoint): step again without a report, as gdbserver does.  */
-int srv_range_step_on(struct srv *srv, const struct nat_event *ev);
+int srv_range_step_on(struct srv *srv, struct nat_event *ev);
+
+/* Non-stop: EV is a stop the stub would swallow (a false condition, a
+   range step going on), but the client asked its thread to stop before
+   it came: turn EV into that stop (signal 0, the thread left where it
+   is) and return 1; else 0.  */
+int srv_owed_stop(struct srv *srv, struct nat_event *ev);
 
 /* Parse gdbserver's --disable-packet list (comma-separated: vCont,
    Tthread, qC, qfThreadInfo, T, threads) into *MASK; -pse_invalid and

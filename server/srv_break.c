@@ -6,6 +6,7 @@
 #include "common/ps_hex.h"
 #include "nat/amd64_regs.h"
 
+#include <stdio.h>
 #include <string.h>
 
 int srv_handle_break(struct srv *srv, const char *pkt, size_t len)
@@ -67,17 +68,39 @@ int srv_handle_break(struct srv *srv, const char *pkt, size_t len)
 	return srv_reply;
 }
 
+/* Run the commands at PC, software breakpoints' first, as gdbserver
+   does.  A command that fails ends the run; the hit stays unreported,
+   as with gdbserver, so the failure is told on stderr.  */
+static int srv_run_commands(struct srv *srv, uint64_t pc,
+			    const struct ax_context *ctx)
+{
+	int err = ax_cmds_run(&srv->conds_sw, pc, ctx);
+
+	if (err == 0)
+		err = ax_cmds_run(&srv->conds_hw, pc, ctx);
+	if (err < 0)
+		fprintf(stderr, "ptstub: breakpoint commands at 0x%llx failed: "
+			"%s\n", (unsigned long long) pc, ps_errstr(err));
+	return err;
+}
+
+/* What the callbacks below get as their data.  */
+struct srv_hit {
+	struct srv *srv;
+	struct nat_thread *thread;
+};
+
 static long srv_cond_read_mem(void *data, uint64_t addr, void *buf,
 			      size_t len)
 {
-	struct nat_thread *thread = data;
+	struct nat_thread *thread = ((struct srv_hit *) data)->thread;
 
 	return nat_read_memory(thread->proc, addr, buf, len);
 }
 
 static int srv_cond_read_reg(void *data, unsigned regno, uint64_t *value)
 {
-	struct nat_thread *thread = data;
+	struct nat_thread *thread = ((struct srv_hit *) data)->thread;
 	struct amd64_regs *regs;
 	uint8_t raw[64];
 	int n = nat_thread_regs(thread, &regs);
@@ -92,34 +115,68 @@ static int srv_cond_read_reg(void *data, unsigned regno, uint64_t *value)
 	return 0;
 }
 
-/* A breakpoint hit whose conditions are all false is nobody's stop: step
-   off it and run on as the client last asked, as gdbserver does.  A
-   requested step always ends in a report.  */
-int srv_condition_false(struct srv *srv, const struct nat_event *ev)
+/* A dprintf's output goes where gdbserver's goes: the stub's stdout,
+   or its stderr when stdout carries the protocol (stdio).  */
+static int srv_cmd_print(void *data, const char *text, size_t len)
+{
+	struct srv *srv = ((struct srv_hit *) data)->srv;
+	FILE *f = srv->opts->stdio ? stderr : stdout;
+
+	if (fwrite(text, 1, len, f) != len || fflush(f) != 0)
+		return -pse_io;
+	return 0;
+}
+
+/* A breakpoint hit nobody needs to see: conditions all false (nothing
+   else happens), or conditions true and commands there (they run, as
+   gdbserver runs a dprintf's printf with `set dprintf-style agent`).
+   The thread steps off the breakpoint and runs on as the client last
+   asked.  A requested step always ends in a report, its commands run
+   first.  */
+int srv_condition_false(struct srv *srv, struct nat_event *ev)
 {
 	struct nat_thread *thread;
 	struct ax_context ctx;
+	struct srv_hit hit;
 	struct ax_cond_list *list;
+	struct amd64_regs *regs;
 	uint64_t pc;
 
 	if (ev->kind != nat_ev_stopped ||
-	    (ev->reason != nat_stop_swbreak && ev->reason != nat_stop_hwbreak))
+	    (ev->reason != nat_stop_swbreak && ev->reason != nat_stop_hwbreak &&
+	     ev->reason != nat_stop_step))
 		return 0;
 	thread = nat_find_thread(srv->target, ev->pid, ev->tid);
-	if (!thread || thread->stepping)
+	if (!thread || nat_thread_regs(thread, &regs) < 0)
 		return 0;
-	list = ev->reason == nat_stop_swbreak ? &srv->conds_sw : &srv->conds_hw;
+	pc = amd64_regs_pc(regs);
 	ctx.read_mem = srv_cond_read_mem;
 	ctx.read_reg = srv_cond_read_reg;
-	ctx.data = thread;
-	{
-		struct amd64_regs *regs;
-
-		if (nat_thread_regs(thread, &regs) < 0)
-			return 0;
-		pc = amd64_regs_pc(regs);
+	ctx.print = srv_cmd_print;
+	hit.srv = srv;
+	hit.thread = thread;
+	ctx.data = &hit;
+	/* A step that ends on a breakpoint with commands runs them, as
+	   gdbserver does for any stop at such an address; it is reported
+	   all the same.  */
+	if (ev->reason == nat_stop_step) {
+		if (thread->stepping &&
+		    (ax_cmds_count(&srv->conds_sw, pc) ||
+		     ax_cmds_count(&srv->conds_hw, pc)) &&
+		    ax_conds_eval(&srv->conds_sw, pc, &ctx) &&
+		    ax_conds_eval(&srv->conds_hw, pc, &ctx))
+			srv_run_commands(srv, pc, &ctx);
+		return 0;
 	}
-	if (ax_conds_eval(list, pc, &ctx) != 0)
+	list = ev->reason == nat_stop_swbreak ? &srv->conds_sw : &srv->conds_hw;
+	if (ax_conds_eval(list, pc, &ctx) != 0) {
+		/* Conditions true: commands, if any, instead of a report.  */
+		if (!ax_cmds_count(&srv->conds_sw, pc) &&
+		    !ax_cmds_count(&srv->conds_hw, pc))
+			return 0;
+		srv_run_commands(srv, pc, &ctx);
+	}
+	if (thread->stepping || srv_owed_stop(srv, ev))
 		return 0;
 	/* Debug-register breakpoints need no step: the kernel sets RF.  */
 	if (ev->reason == nat_stop_swbreak &&

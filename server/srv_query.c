@@ -17,7 +17,8 @@ static const char srv_features[] =
 	";Qbtrace:bts+;Qbtrace-conf:bts:size+;Qbtrace:pt+"
 	";Qbtrace-conf:pt:size+;Qbtrace:off+;qXfer:btrace:read+"
 	";qXfer:btrace-conf:read+;ConditionalBreakpoints+;QNonStop+;QCatchSyscalls+"
-	";augmented-libraries-svr4-read+;QThreadEvents+";
+	";augmented-libraries-svr4-read+;QThreadEvents+;BreakpointCommands+"
+	";QAgent+";
 
 static int srv_supported(struct srv *srv, const char *pkt, size_t len)
 {

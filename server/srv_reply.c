@@ -1,6 +1,6 @@
 /* The pieces every packet handler uses, and nothing else: matching a
    packet's name, the error replies, and the process and thread the
-   client selected with Hg.  A leaf below the handlers, so that calls run
+   client selected with Hg, and the stop a swallowed event owes.  A leaf below the handlers, so that calls run
    one way: server.c -> dispatch.c -> a family's handler -> here.  */
 #include "server/server.h"
 #include "common/ps_error.h"
@@ -57,4 +57,21 @@ struct nat_thread *srv_general_thread(struct srv *srv)
 int srv_is(const char *pkt, size_t len, const char *name)
 {
 	return len == strlen(name) && !memcmp(pkt, name, len);
+}
+
+int srv_owed_stop(struct srv *srv, struct nat_event *ev)
+{
+	struct nat_thread *thread;
+
+	if (!srv->non_stop || !ev->stop_requested || ev->kind != nat_ev_stopped)
+		return 0;
+	/* gdbserver's vCont;t SIGSTOP stays in flight past such a hit and
+	   stops the thread right after; here the hit was the stop.  */
+	ev->sig = 0;
+	ev->reason = nat_stop_none;
+	ev->data_addr = 0;
+	thread = nat_find_thread(srv->target, ev->pid, ev->tid);
+	if (thread)
+		thread->last_sig = 0;
+	return 1;
 }

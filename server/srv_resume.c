@@ -165,7 +165,7 @@ int srv_handle_resume(struct srv *srv, const char *pkt, size_t len)
 	return srv_old_resume(srv, pkt, len);
 }
 
-int srv_range_step_on(struct srv *srv, const struct nat_event *ev)
+int srv_range_step_on(struct srv *srv, struct nat_event *ev)
 {
 	struct nat_thread *thread;
 	struct amd64_regs *regs;
@@ -189,6 +189,8 @@ int srv_range_step_on(struct srv *srv, const struct nat_event *ev)
 		if (site && (site->owners & int3_owner_gdb))
 			return 0;
 	}
+	if (srv_owed_stop(srv, ev))
+		return 0;
 	if (srv->non_stop)
 		return nat_continue_thread(srv->target, thread) == 0;
 	return nat_resume(srv->target, srv->resume, srv->nresume) == 0;

@@ -206,9 +206,20 @@ int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
 		int on;
 		int err = srv_flag(srv, ARG("QThreadEvents:"), end, &on);
 
-		if (err == srv_reply)
+		if (err == srv_reply) {
 			srv->target->report_thread_exit = on;
+			srv->target->report_thread_create = on;
+		}
 		return err;
+	}
+	/* `set agent on|off`: gdbserver's switch for its in-process agent
+	   library, which only tracepoints use.  ptstub has no such agent
+	   and runs breakpoint commands itself either way: accepted, as
+	   gdbserver accepts it without the library loaded.  */
+	if (srv_prefix(pkt, len, "QAgent:")) {
+		int on;
+
+		return srv_flag(srv, ARG("QAgent:"), end, &on);
 	}
 	if (srv_prefix(pkt, len, "QCatchSyscalls:"))
 		return srv_catch_syscalls(srv, ARG("QCatchSyscalls:"), end);

@@ -91,6 +91,10 @@ int srv_stop_reply(struct srv *srv, const struct nat_event *ev)
 	case nat_ev_vfork_done:
 		ps_buf_puts(r, "T05vforkdone:;");
 		break;
+	case nat_ev_thread_created:
+		/* gdbserver's words for a new thread's first stop.  */
+		ps_buf_puts(r, "T05create:;");
+		break;
 	case nat_ev_execd:
 		ps_buf_puts(r, "T05exec:");
 		ps_buf_put_hex(r, ev->path, strlen(ev->path));

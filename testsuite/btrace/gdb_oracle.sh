@@ -67,6 +67,9 @@ record function-call-history /lc 1,1|call-history /lc 1,1
 record function-call-history 999|call-history 999
 set record function-call-history-size unlimited@record function-call-history /ilc|--size=0 call-history /ilc
 set record function-call-history-size 3@record function-call-history /c -|--size=3 call-history /c -
+set record function-call-history-size 4@record function-call-history|--size=4 call-history
+set record function-call-history-size 4@record function-call-history /l 3|--size=4 call-history /l 3
+set record function-call-history-size 2@record function-call-history /i -|--size=2 call-history /i -
 record instruction-history|insn-history
 record instruction-history /r|insn-history /r
 record instruction-history /f|insn-history /f

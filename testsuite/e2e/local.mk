@@ -16,6 +16,7 @@ e2e_scenarios = \
 	testsuite/e2e/scenarios/attach.gdb \
 	testsuite/e2e/scenarios/backtrace_shlib.gdb \
 	testsuite/e2e/scenarios/breakpoints.gdb \
+	testsuite/e2e/scenarios/dprintf_agent.gdb \
 	testsuite/e2e/scenarios/hw_breakpoints.gdb \
 	testsuite/e2e/scenarios/btrace_bts_record.gdb \
 	testsuite/e2e/scenarios/btrace_bts_signal.gdb \

@@ -275,10 +275,11 @@ Test(ax_conds, parse_z_tails)
 	cr_assert_eq(parse_tail(&list, 1, ";" C_FALSE ";" C_TRUE), 0);
 	cr_assert_eq(ax_conds_count(&list, 1), 2);
 	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 1);
-	/* Commands and unknown items are skipped, conditions kept.  */
+	/* Commands are kept apart, unknown items skipped.  */
 	cr_assert_eq(parse_tail(&list, 1, ";cmds:0," C_TRUE ";" C_FALSE ";zz"),
 		     0);
 	cr_assert_eq(ax_conds_count(&list, 1), 1);
+	cr_assert_eq(ax_cmds_count(&list, 1), 1);
 	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 0);
 	/* Malformed: an error, and the old conditions stay.  */
 	cr_assert_eq(parse_tail(&list, 1, ";" C_TRUE ";X3,2201"), -pse_invalid);
@@ -290,5 +291,73 @@ Test(ax_conds, parse_z_tails)
 	cr_assert_eq(parse_tail(&list, 1, ""), 0);
 	cr_assert_eq(ax_conds_count(&list, 1), 0);
 	cr_assert_eq(ax_conds_eval(&list, 1, &ctx), 1);
+	ax_cond_list_fini(&list);
+}
+
+/* Commands (";cmds:P,X..X.."): kept apart from the conditions, run in
+   the order GDB sent them, replaced by the next Z of their address and
+   gone with z.  */
+struct fake_print {
+	struct fake f;   /* first: the fake's callbacks read it */
+	char out[64];
+	size_t len;
+};
+
+static int fake_print(void *data, const char *text, size_t len)
+{
+	struct fake_print *fp = data;
+
+	cr_assert_lt(fp->len + len, sizeof(fp->out));
+	memcpy(fp->out + fp->len, text, len);
+	fp->len += len;
+	fp->out[fp->len] = '\0';
+	return 0;
+}
+
+/* printf("A") and printf("B"), each with channel and function 0.  */
+#define CMD_A "Xb,22002200340000024100" "27"
+#define CMD_B "Xb,22002200340000024200" "27"
+
+Test(ax_conds, commands)
+{
+	struct fake_print fp = { 0 };
+	struct ax_context ctx = fake_ctx(&fp.f);
+	struct ax_cond_list list;
+
+	ctx.print = fake_print;
+	ctx.data = &fp;
+	ax_cond_list_init(&list);
+	cr_assert_eq(parse_tail(&list, 7, ";" C_TRUE ";cmds:1," CMD_A CMD_B),
+		     0);
+	cr_assert_eq(ax_conds_count(&list, 7), 1);
+	cr_assert_eq(ax_cmds_count(&list, 7), 2);
+	cr_assert_eq(ax_cmds_run(&list, 7, &ctx), 0);
+	cr_assert_str_eq(fp.out, "AB");
+	/* No conditions: still an entry, and a hit is reported.  */
+	cr_assert_eq(parse_tail(&list, 7, ";cmds:0," CMD_B), 0);
+	cr_assert_eq(ax_conds_count(&list, 7), 0);
+	cr_assert_eq(ax_conds_eval(&list, 7, &ctx), 1);
+	fp.len = 0;
+	cr_assert_eq(ax_cmds_run(&list, 7, &ctx), 0);
+	cr_assert_str_eq(fp.out, "B");
+	/* Malformed commands change nothing.  */
+	cr_assert_eq(parse_tail(&list, 7, ";cmds:2," CMD_A), -pse_invalid);
+	cr_assert_eq(parse_tail(&list, 7, ";cmds:1" CMD_A), -pse_invalid);
+	cr_assert_eq(parse_tail(&list, 7, ";cmds:1,Xb,2200"), -pse_invalid);
+	cr_assert_eq(ax_cmds_count(&list, 7), 1);
+	/* A failing command is an error, the ones before it ran.  */
+	cr_assert_eq(parse_tail(&list, 7, ";cmds:0," CMD_A "X1,01" CMD_B), 0);
+	fp.len = 0;
+	cr_assert_eq(ax_cmds_run(&list, 7, &ctx), -pse_unsupported);
+	cr_assert_str_eq(fp.out, "A");
+	/* A Z without anything forgets the address; so does z.  */
+	cr_assert_eq(parse_tail(&list, 7, ""), 0);
+	cr_assert_eq(ax_cmds_count(&list, 7), 0);
+	cr_assert_eq(parse_tail(&list, 8, ";cmds:0," CMD_A), 0);
+	ax_conds_clear(&list, 8);
+	cr_assert_eq(ax_cmds_count(&list, 8), 0);
+	fp.len = 0;
+	cr_assert_eq(ax_cmds_run(&list, 8, &ctx), 0);
+	cr_assert_eq(fp.len, 0);
 	ax_cond_list_fini(&list);
 }

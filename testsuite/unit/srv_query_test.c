@@ -36,6 +36,10 @@ Test(srv_query, supported_advertises_packet_size_and_features)
 	cr_assert(has_item(r, "qXfer:auxv:read+"), "%s", r);
 	cr_assert(has_item(r, "qXfer:exec-file:read+"), "%s", r);
 	cr_assert(has_item(r, "qXfer:threads:read+"), "%s", r);
+	/* dprintf-style agent: GDB refuses it unless both are there.  */
+	cr_assert(has_item(r, "BreakpointCommands+"), "%s", r);
+	cr_assert(has_item(r, "QAgent+"), "%s", r);
+	cr_assert(has_item(r, "QThreadEvents+"), "%s", r);
 }
 
 Test(srv_query, supported_echoes_nothing_not_offered)

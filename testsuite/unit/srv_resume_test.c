@@ -284,26 +284,55 @@ Test(srv_resume, range_step_stops_at_a_breakpoint_inside)
 	cr_assert_eq(srv_fx_stop_reg(r, "10"), marker + 4, "%s", r);
 }
 
-/* QThreadEvents:1: each of the three threads' exits is a "w" reply
-   naming it, before the process's W; without it, only the W.  */
-Test(srv_resume, thread_events_report_thread_exits)
+/* QThreadEvents:1: each of the three threads' creation is a
+   "T05create:;" stop of the new thread, and its exit a "w" reply naming
+   it, before the process's W; without it, only the W.  */
+Test(srv_resume, thread_events_report_thread_creations_and_exits)
 {
-	char want[64];
+	unsigned long created[8];
+	char want[64], thr[64];
 	const char *r;
 	pid_t pid;
-	int exits = 0;
+	int creates = 0, exits = 0;
 
 	srv_fx_supported("multiprocess+");
 	pid = srv_fx_start("threads", NULL);
 	cr_assert_str_eq(srv_fx_req("QThreadEvents:1"), "OK");
 	cr_assert(srv_fx_is_error(srv_fx_req("QThreadEvents:2")));
-	snprintf(want, sizeof(want), "w0;p%x.", (unsigned) pid);
-	for (r = srv_fx_req("vCont;c"); r[0] == 'w'; r = srv_fx_req("vCont;c")) {
-		cr_assert(!strncmp(r, want, strlen(want)), "%s", r);
-		cr_assert_neq(strtoul(r + strlen(want), NULL, 16),
-			      (unsigned long) pid, "%s", r);
+	snprintf(want, sizeof(want), ";p%x.", (unsigned) pid);
+	snprintf(thr, sizeof(thr), "thread:p%x.", (unsigned) pid);
+	for (r = srv_fx_req("vCont;c");; r = srv_fx_req("vCont;c")) {
+		if (!strncmp(r, "T05create:;", 11)) {
+			const char *t = strstr(r, thr);
+			unsigned long tid;
+
+			cr_assert(t, "%s", r);
+			tid = strtoul(t + strlen(thr), NULL, 16);
+			cr_assert_neq(tid, (unsigned long) pid, "%s", r);
+			cr_assert_lt(creates, 8);
+			created[creates++] = tid;
+			continue;
+		}
+		if (r[0] != 'w')
+			break;
+		/* Its status is 0, or the process's exit code when main's
+		   exit overtook a joined thread still on its way out.  */
+		{
+			char *p;
+			unsigned long st = strtoul(r + 1, &p, 16);
+			unsigned long tid;
+			int seen = 0;
+
+			cr_assert(st == 0 || st == 3, "%s", r);
+			cr_assert(!strncmp(p, want, strlen(want)), "%s", r);
+			tid = strtoul(p + strlen(want), NULL, 16);
+			for (int i = 0; i < creates; i++)
+				seen |= created[i] == tid;
+			cr_assert(seen, "exit of %lx never created: %s", tid, r);
+		}
 		exits++;
 	}
+	cr_assert_eq(creates, 3, "%d thread creations, then %s", creates, r);
 	cr_assert_eq(exits, 3, "%d thread exits, then %s", exits, r);
 	snprintf(want, sizeof(want), "W3;process:%x", (unsigned) pid);
 	cr_assert_str_eq(r, want);
