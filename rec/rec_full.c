@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t tid,
-					int bts)
+static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t pid,
+					pid_t tid, int bts)
 {
 	struct rec_stream *s;
 
@@ -26,6 +26,7 @@ static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t tid,
 	rec->streams = s;
 	s = &rec->streams[rec->nstreams++];
 	memset(s, 0, sizeof(*s));
+	s->pid = pid;
 	s->tid = tid;
 	s->bts = bts;
 	return s;
@@ -75,7 +76,7 @@ void rec_full_drain(struct recorder *rec)
 	if (!rec->opts.full)
 		return;
 	for (struct nat_process *p = rec->target->procs; p; p = p->next) {
-		if (p->pid != rec->pid)
+		if (!rec_space_of(rec, p->pid))
 			continue;
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			struct nat_btrace_status st;
@@ -85,7 +86,7 @@ void rec_full_drain(struct recorder *rec)
 			if (!t->btrace || nat_btrace_status(t, &st) < 0)
 				continue;
 			bts = t->btrace->format != trace_format_pt;
-			s = rec_stream_of(rec, t->tid, bts);
+			s = rec_stream_of(rec, p->pid, t->tid, bts);
 			if (!s || st.recorded <= s->taken)
 				continue;
 			if (!bts) {
@@ -125,12 +126,14 @@ void rec_full_drain(struct recorder *rec)
 void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 {
 	struct bt_thread *threads;
+	size_t n = 0;
 
-	/* The streams are the program's; a fork child's bundle has its
-	   rings.  */
-	if (!rec->opts.full || !rec->nstreams || b->pid != rec->pid)
+	/* Each process's bundle has its own threads' streams.  */
+	if (!rec->opts.full || !rec->nstreams)
 		return;
 	threads = calloc(rec->nstreams, sizeof(*threads));
+	for (size_t i = 0; rec->full_bts && i < rec->nstreams; i++)
+		free(rec->full_bts[i]);
 	free(rec->full_bts);
 	rec->full_bts = calloc(rec->nstreams, sizeof(*rec->full_bts));
 	if (!threads || !rec->full_bts) {
@@ -139,7 +142,11 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 	}
 	for (size_t i = 0; i < rec->nstreams; i++) {
 		struct rec_stream *s = &rec->streams[i];
-		struct bt_thread *t = &threads[i];
+		struct bt_thread *t = &threads[n];
+
+		if (s->pid != b->pid)
+			continue;
+		n++;
 
 		t->tid = s->tid;
 		t->lost = s->lost;
@@ -164,8 +171,10 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 	}
 	free(rec->full_threads);
 	rec->full_threads = threads;
+	if (!n)
+		return;
 	b->threads = threads;
-	b->nthreads = rec->nstreams;
+	b->nthreads = n;
 }
 
 void rec_full_report(struct recorder *rec)

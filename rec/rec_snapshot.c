@@ -309,7 +309,13 @@ static void rec_print(struct recorder *rec, const struct bt_bundle *b,
 			 tr->name, (int) tr->tid);
 		break;
 	default:
-		snprintf(why, sizeof(why), "%s", bt_trigger_name(tr->kind));
+		/* A fork child's (--inherit) says whose it is.  */
+		if (b->pid != rec->pid)
+			snprintf(why, sizeof(why), "%s of process %d",
+				 bt_trigger_name(tr->kind), (int) b->pid);
+		else
+			snprintf(why, sizeof(why), "%s",
+				 bt_trigger_name(tr->kind));
 	}
 	fprintf(log, "ptstub: snapshot %u: %s, %zu thread%s, %zu bytes, %s\n",
 		b->trigger.sequence, why, b->nthreads,
@@ -320,6 +326,7 @@ static void rec_print(struct recorder *rec, const struct bt_bundle *b,
 int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 		 const struct rec_trigger *tr, int with_core)
 {
+	struct rec_space *sp = rec_space_of(rec, proc->pid);
 	struct rec_parts p;
 	struct bt_bundle b;
 	struct trace_cpu cpu;
@@ -335,7 +342,8 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	nat_maps_init(&p.maps);
 	err = rec_threads(proc, &p);
 	if (!err)
-		err = rec_memory(proc, &p, with_core, rec->nsideband);
+		err = rec_memory(proc, &p, with_core,
+				 sp ? sp->nsideband : 0);
 	if (!err && with_core) {
 		err = rec_core(proc, tr, &p);
 		auxv = rec_auxv(proc->pid, &p);
@@ -375,7 +383,8 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	}
 	b.exe = p.exe[0] ? p.exe : NULL;
 	b.mappings = p.mappings;
-	b.nmappings = rec_sideband_gone(rec, p.mappings, p.nmappings);
+	b.nmappings = sp ? rec_sideband_gone(sp, p.mappings, p.nmappings)
+		: p.nmappings;
 	b.pages = p.pages;
 	b.npages = p.npages;
 	b.core_threads = p.core;
@@ -384,8 +393,8 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	b.ncore_pages = p.nmemory;
 	b.auxv = auxv ? p.auxv : NULL;
 	b.auxv_size = auxv;
-	b.sideband = rec->sideband;
-	b.nsideband = rec->nsideband;
+	b.sideband = sp ? sp->sideband : NULL;
+	b.nsideband = sp ? sp->nsideband : 0;
 	rec_full_fill(rec, &b);
 
 	file = rec_output_name(rec->opts.output, rec->snapshots);
