@@ -7,6 +7,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_bundle_format.h \
 	btrace/bt_bundle_write.c \
 	btrace/bt_bundle.c btrace/bt_bundle_int.h btrace/bt_bundle_v2.c \
+	btrace/bt_exec_span.c \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \
 	btrace/bt_symtab_cu.c \
@@ -108,6 +109,11 @@ TESTS += testsuite/unit/bt_bundle_v2_test
 testsuite_unit_bt_bundle_v2_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
 testsuite_unit_bt_bundle_v2_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
 testsuite_unit_bt_bundle_v2_test_LDADD = $(BT_TEST_LIBS)
+check_PROGRAMS += testsuite/unit/bt_exec_span_test
+TESTS += testsuite/unit/bt_exec_span_test
+testsuite_unit_bt_exec_span_test_CFLAGS = $(BT_SANITIZED_CC_FLAGS)
+testsuite_unit_bt_exec_span_test_LDFLAGS = $(BT_SANITIZED_LD_FLAGS)
+testsuite_unit_bt_exec_span_test_LDADD = $(BT_TEST_LIBS)
 
 check_PROGRAMS += testsuite/unit/bt_bundle_write_test
 TESTS += testsuite/unit/bt_bundle_write_test

@@ -25,6 +25,7 @@ struct bt_tool {
 /* Everything one command works on, released together.  */
 struct bt_session {
 	struct bt_bundle bundle;
+	struct bt_exec_span span;  /* a trace across an exec */
 	struct bt_image *image;
 	struct bt_ftrace *ftrace;
 };
@@ -211,6 +212,16 @@ static int bt_session_open(struct bt_session *s, const struct bt_tool *tool)
 	clock_gettime(CLOCK_MONOTONIC, &line.start);
 	errcode = bt_load_input(&s->bundle, tool, &diag);
 	if (errcode >= 0)
+		errcode = bt_exec_span_apply(&s->bundle, &s->span);
+	if (errcode < 0)
+		bt_diag_set(&diag, errcode, 0, 0, "out of memory");
+	if (errcode > 0 && s->span.cut)
+		fprintf(stderr, "ptbtrace: the trace before the exec of %s is "
+			"left out (%" PRIu64 " %s): the code before the exec "
+			"overlaps other code now\n", s->span.path,
+			s->span.cut, s->bundle.format == btf_pt ? "bytes"
+			: "blocks");
+	if (errcode >= 0)
 		errcode = bt_image_alloc_in(&s->image, &s->bundle,
 					    tool->debug_dir, &diag);
 	if (errcode >= 0)
@@ -231,6 +242,7 @@ static void bt_session_close(struct bt_session *s)
 {
 	bt_ftrace_free(s->ftrace);
 	bt_image_free(s->image);
+	bt_exec_span_undo(&s->bundle, &s->span);
 	bt_bundle_fini(&s->bundle);
 }
 
@@ -337,6 +349,14 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 	       "thread 1 (Thread %d.%d).\n", insns, calls, gaps, b->pid,
 	       b->tid);
 	bt_info_threads(b);
+	if (s->span.nexecs)
+		printf("Across %zu exec%s (of %s%s): each part decoded "
+		       "against its program's code.\n", s->span.nexecs,
+		       s->span.nexecs == 1 ? "" : "s", s->span.first_path,
+		       s->span.nexecs == 1 ? "" : ", ...");
+	else if (s->span.cut)
+		printf("Before the exec of %s: left out (its code overlaps "
+		       "the new program's).\n", s->span.path);
 	return 0;
 }
 

@@ -71,6 +71,20 @@ static void rec_take_units(struct rec_stream *s, const uint8_t *ring,
 	s->taken = recorded;
 }
 
+/* BTS: the read ends with the block the thread stopped in, still open
+   (a ring's last block as GDB reads it): not a unit of the ring yet, it
+   is kept aside, replaced at each drain, and ends the bundle's trace.  */
+static void rec_take_bts(struct rec_stream *s, const uint8_t *flat,
+			 size_t n, const struct nat_btrace_status *st)
+{
+	s->has_tail = n > st->held;
+	if (s->has_tail) {
+		n = (size_t) st->held;
+		memcpy(s->tail, flat + 16 * n, 16);
+	}
+	rec_take_units(s, flat, n, st->recorded, 16);
+}
+
 void rec_full_drain(struct recorder *rec)
 {
 	if (!rec->opts.full)
@@ -113,8 +127,7 @@ void rec_full_drain(struct recorder *rec)
 						memcpy(flat + 16 * i + 8,
 						       &b.block[i].end, 8);
 					}
-					rec_take_units(s, flat, b.len,
-						       st.recorded, 16);
+					rec_take_bts(s, flat, b.len, &st);
 					free(flat);
 				}
 				trace_blocks_fini(&b);
@@ -152,16 +165,20 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 		t->lost = s->lost;
 		t->trace = s->data;
 		t->trace_size = s->len;
-		/* Bundles keep BTS blocks newest first.  */
-		if (s->bts && s->len) {
-			size_t n = s->len / 16;
-			uint8_t *r = malloc(s->len);
+		/* Bundles keep BTS blocks newest first: the open one, then
+		   the stream backwards.  */
+		if (s->bts && (s->len || s->has_tail)) {
+			size_t n = s->len / 16, k0 = s->has_tail ? 1 : 0;
+			uint8_t *r = malloc(s->len + 16);
 
+			if (r && s->has_tail)
+				memcpy(r, s->tail, 16);
 			for (size_t k = 0; r && k < n; k++)
-				memcpy(r + 16 * k, s->data + 16 * (n - 1 - k),
-				       16);
+				memcpy(r + 16 * (k0 + k),
+				       s->data + 16 * (n - 1 - k), 16);
 			rec->full_bts[i] = r;
 			t->trace = r;
+			t->trace_size = r ? s->len + 16 * k0 : 0;
 		}
 		for (size_t k = 0; k < b->nthreads; k++)
 			if (b->threads[k].tid == s->tid) {

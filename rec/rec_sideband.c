@@ -16,6 +16,7 @@
 static int rec_sideband_push(struct rec_space *sp, const struct bt_sideband *e)
 {
 	struct bt_sideband *slot;
+	struct rec_exec_at *at;
 	uint8_t *id = NULL;
 
 	if (sp->nsideband == sp->sideband_cap) {
@@ -31,6 +32,10 @@ static int rec_sideband_push(struct rec_space *sp, const struct bt_sideband *e)
 		if (!paths)
 			return -pse_nomem;
 		sp->sideband_paths = paths;
+		at = realloc(sp->sideband_at, cap * sizeof(*at));
+		if (!at)
+			return -pse_nomem;
+		sp->sideband_at = at;
 		sp->sideband_cap = cap;
 	}
 	/* The path and the build-id share one allocation.  */
@@ -48,6 +53,11 @@ static int rec_sideband_push(struct rec_space *sp, const struct bt_sideband *e)
 	*slot = *e;
 	slot->path = sp->sideband_paths[sp->nsideband];
 	slot->build_id = id;
+	/* A copied exec (a fork child's past) keeps no place: the child's
+	   trace starts after it.  */
+	slot->address = e->kind == bts_exec ? 0 : e->address;
+	slot->size = e->kind == bts_exec ? 0 : e->size;
+	memset(&sp->sideband_at[sp->nsideband], 0, sizeof(*at));
 	sp->nsideband++;
 	return 0;
 }
@@ -123,6 +133,7 @@ int rec_sideband_add(struct rec_space *sp, uint32_t kind, pid_t tid,
 {
 	char exe[4096] = "", link[64];
 	struct bt_sideband e;
+	int err;
 
 	if (!path) {
 		ssize_t n;
@@ -133,13 +144,52 @@ int rec_sideband_add(struct rec_space *sp, uint32_t kind, pid_t tid,
 		path = exe;
 	}
 	e = (struct bt_sideband) { .kind = kind, .tid = tid, .path = path };
-	/* After an exec, the mappings start over.  */
-	if (kind == bts_exec) {
-		nat_maps_fini(&sp->known);
-		nat_maps_init(&sp->known);
-		nat_maps_read(&sp->known, tid);
+	err = rec_sideband_push(sp, &e);
+	if (err < 0 || kind != bts_exec)
+		return err;
+	/* After an exec, the mappings start over; the new program's first
+	   ones (itself, the dynamic loader) are events too, so that the
+	   side-band alone says what code each program had.  */
+	nat_maps_fini(&sp->known);
+	nat_maps_init(&sp->known);
+	nat_maps_read(&sp->known, tid);
+	for (size_t i = 0; !err && i < sp->known.count; i++)
+		if (rec_is_code(&sp->known.map[i]))
+			err = rec_map_event(sp, bts_map, tid, &sp->known.map[i]);
+	return err;
+}
+
+void rec_sideband_exec_at(struct rec_space *sp, const struct rec_exec_at *at)
+{
+	for (size_t i = sp->nsideband; i-- > 0; )
+		if (sp->sideband[i].kind == bts_exec) {
+			sp->sideband_at[i] = *at;
+			return;
+		}
+}
+
+struct bt_sideband *rec_sideband_for(const struct rec_space *sp,
+				     pid_t tid, uint64_t start, int stream)
+{
+	struct bt_sideband *copy = calloc(sp->nsideband + 1, sizeof(*copy));
+
+	for (size_t i = 0; copy && i < sp->nsideband; i++) {
+		const struct rec_exec_at *at = &sp->sideband_at[i];
+		uint64_t pos = stream ? at->stream : at->ring;
+
+		copy[i] = sp->sideband[i];
+		if (copy[i].kind != bts_exec)
+			continue;
+		copy[i].address = 0;
+		copy[i].size = 0;
+		/* Before the trace's oldest unit, the whole trace is the new
+		   program's: nothing to place.  */
+		if (at->known && copy[i].tid == tid && (stream || pos >= start)) {
+			copy[i].address = pos - (stream ? 0 : start);
+			copy[i].size = 1;
+		}
 	}
-	return rec_sideband_push(sp, &e);
+	return copy;
 }
 
 size_t rec_sideband_gone(const struct rec_space *sp, struct bt_mapping *maps,
@@ -217,6 +267,7 @@ void rec_space_free(struct rec_space *sp)
 		free(sp->sideband_paths[i]);
 	free(sp->sideband_paths);
 	free(sp->sideband);
+	free(sp->sideband_at);
 	nat_maps_fini(&sp->known);
 	free(sp);
 }

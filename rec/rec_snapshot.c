@@ -22,6 +22,8 @@
 struct rec_parts {
 	struct nat_maps maps;
 	struct bt_thread *threads;
+	uint64_t *start;          /* each trace's oldest unit, in its ring */
+	struct bt_sideband *sideband;
 	struct ps_buf *raw;
 	struct bt_bts_block **bts;
 	size_t nthreads;
@@ -49,6 +51,8 @@ static void rec_parts_fini(struct rec_parts *p)
 	for (size_t i = 0; i < p->ncore; i++)
 		free(p->regs[i]);
 	free(p->threads);
+	free(p->start);
+	free(p->sideband);
 	free(p->raw);
 	free(p->bts);
 	free(p->mappings);
@@ -72,18 +76,22 @@ static size_t rec_count_threads(const struct nat_process *proc)
 /* One thread's trace as a bundle keeps it: PT bytes, or BTS blocks
    newest first.  */
 static int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
-			    struct ps_buf *raw, struct bt_bts_block **bts)
+			    struct ps_buf *raw, struct bt_bts_block **bts,
+			    uint64_t *start)
 {
 	struct nat_btrace_status st;
 	int err;
 
 	bt->tid = t->tid;
+	memset(&st, 0, sizeof(st));
 	if (nat_btrace_status(t, &st) == 0 && st.recorded > st.held)
 		bt->lost = st.recorded - st.held;
 	if (t->btrace->format == trace_format_pt) {
 		err = nat_btrace_read_pt(t, nat_btrace_read_copy, raw);
 		bt->trace = (const uint8_t *) raw->data;
 		bt->trace_size = raw->len;
+		/* The ring's newest bytes, maybe from a PSB on.  */
+		*start = st.recorded > raw->len ? st.recorded - raw->len : 0;
 		return err;
 	} else {
 		struct trace_blocks blocks;
@@ -99,6 +107,7 @@ static int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
 		}
 		bt->trace = (const uint8_t *) *bts;
 		bt->trace_size = err ? 0 : blocks.len * sizeof(**bts);
+		*start = st.recorded > blocks.len ? st.recorded - blocks.len : 0;
 		trace_blocks_fini(&blocks);
 		return err;
 	}
@@ -109,9 +118,10 @@ static int rec_threads(struct nat_process *proc, struct rec_parts *p)
 	size_t n = rec_count_threads(proc);
 
 	p->threads = calloc(n + 1, sizeof(*p->threads));
+	p->start = calloc(n + 1, sizeof(*p->start));
 	p->raw = calloc(n + 1, sizeof(*p->raw));
 	p->bts = calloc(n + 1, sizeof(*p->bts));
-	if (!p->threads || !p->raw || !p->bts)
+	if (!p->threads || !p->start || !p->raw || !p->bts)
 		return -pse_nomem;
 	for (struct nat_thread *t = proc->threads; t; t = t->next) {
 		struct bt_thread *bt = &p->threads[p->nthreads];
@@ -123,7 +133,8 @@ static int rec_threads(struct nat_process *proc, struct rec_parts *p)
 		ps_buf_init(&p->raw[p->nthreads]);
 		p->nthreads++;
 		err = rec_thread_trace(t, bt, &p->raw[p->nthreads - 1],
-				       &p->bts[p->nthreads - 1]);
+				       &p->bts[p->nthreads - 1],
+				       &p->start[p->nthreads - 1]);
 		if (err < 0)
 			return err;
 		if (nat_thread_regs(t, &regs) == 0) {
@@ -393,9 +404,20 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	b.ncore_pages = p.nmemory;
 	b.auxv = auxv ? p.auxv : NULL;
 	b.auxv_size = auxv;
-	b.sideband = sp ? sp->sideband : NULL;
-	b.nsideband = sp ? sp->nsideband : 0;
 	rec_full_fill(rec, &b);
+	/* An exec is placed in the trace of the thread that made it (the
+	   process's only one then, with its id).  */
+	if (sp && sp->nsideband) {
+		uint64_t start = 0;
+
+		for (size_t i = 0; i < p.nthreads; i++)
+			if (p.threads[i].tid == proc->pid)
+				start = p.start[i];
+		p.sideband = rec_sideband_for(sp, proc->pid, start,
+					      b.threads != p.threads);
+		b.sideband = p.sideband;
+		b.nsideband = p.sideband ? sp->nsideband : 0;
+	}
 
 	file = rec_output_name(rec->opts.output, rec->snapshots);
 	err = bt_bundle_encode(&b, &data, &size);

@@ -307,6 +307,28 @@ int rec_arm_trigger(struct recorder *rec, struct rec_space *sp)
 	return nat_insert_breakpoint(proc, sp->trigger_addr);
 }
 
+/* Where the exec of EV came in its thread's trace: what the ring had
+   recorded (the old program's last branches are in by now: the thread
+   stopped in the exec) and, with --full, what its stream holds.  */
+static void rec_exec_place(struct recorder *rec, struct rec_space *sp,
+			   const struct nat_event *ev)
+{
+	struct nat_thread *t = nat_find_thread(rec->target, ev->pid, ev->tid);
+	struct rec_exec_at at = { 0, 0, 0 };
+	struct nat_btrace_status st;
+
+	if (!t || !t->btrace || nat_btrace_status(t, &st) < 0)
+		return;
+	rec_full_drain(rec);
+	at.known = 1;
+	at.ring = st.recorded;
+	for (size_t i = 0; i < rec->nstreams; i++)
+		if (rec->streams[i].tid == ev->tid)
+			at.stream = rec->streams[i].len /
+				(rec->streams[i].bts ? 16 : 1);
+	rec_sideband_exec_at(sp, &at);
+}
+
 /* One event from the program: 1 when the main process is gone.  */
 static int rec_event(struct recorder *rec, const struct nat_event *ev,
 		     int *status)
@@ -339,6 +361,7 @@ static int rec_event(struct recorder *rec, const struct nat_event *ev,
 		if (!sp)
 			break;
 		rec_sideband_add(sp, bts_exec, ev->tid, ev->path);
+		rec_exec_place(rec, sp, ev);
 		/* A new program: its function is elsewhere, if anywhere.  */
 		if (sp->trigger_addr)
 			rec_arm_trigger(rec, sp);

@@ -29,6 +29,8 @@ struct rec_stream {
 	size_t len, cap;
 	uint64_t taken;            /* ring units (bytes, blocks) taken */
 	uint64_t lost;             /* units that wrapped away untaken */
+	uint8_t tail[16];          /* BTS: the open block at the last drain */
+	int has_tail;
 };
 
 struct rec_options {
@@ -54,6 +56,13 @@ struct rec_trigger {
 	const char *name;
 };
 
+/* Where in its thread's trace an exec came: the units (PT bytes, BTS
+   blocks) its ring had recorded, and (--full) its stream held.  */
+struct rec_exec_at {
+	int known;
+	uint64_t ring, stream;
+};
+
 /* One traced process: the program, and with --inherit each fork child.
    Each has its own address space, so its own side-band, --trigger entry
    count and last bundle; its snapshots are files of their own.  */
@@ -65,6 +74,7 @@ struct rec_space {
 	/* Exec and mapping changes, in order (version 2 side-band).  */
 	struct bt_sideband *sideband;
 	char **sideband_paths;
+	struct rec_exec_at *sideband_at;   /* an exec's place in its trace */
 	size_t nsideband, sideband_cap;
 	struct nat_maps known;     /* the mappings at the last change */
 };
@@ -123,6 +133,17 @@ void rec_space_free(struct rec_space *sp);
 /* Remember an exec or mapping change of SP for its side-band.  */
 int rec_sideband_add(struct rec_space *sp, uint32_t kind, pid_t tid,
 		     const char *path);
+
+/* The last event of SP (an exec) came when AT says in its thread's
+   trace.  */
+void rec_sideband_exec_at(struct rec_space *sp, const struct rec_exec_at *at);
+
+/* A copy of SP's side-band for a bundle (malloc'ed; its paths are SP's):
+   each exec's place is made one in the bundle's trace of its thread,
+   held in the ring from units START (or from the stream's start with
+   STREAM), its event's ADDRESS with SIZE 1, as bt_sideband says.  */
+struct bt_sideband *rec_sideband_for(const struct rec_space *sp,
+				     pid_t tid, uint64_t start, int stream);
 
 /* The emulator's hook: a traced thread TID changed its mappings; the
    executable file mappings that came and went join its process's

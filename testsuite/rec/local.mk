@@ -17,6 +17,8 @@ testsuite_rec_dlclose_LDADD = -ldl
 testsuite/rec/%: CFLAGS = -g -O0
 
 TESTS += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
-	testsuite/rec/rec_output.sh testsuite/rec/rec_inherit.sh
+	testsuite/rec/rec_output.sh testsuite/rec/rec_inherit.sh \
+	testsuite/rec/rec_exec.sh
 EXTRA_DIST += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
-	testsuite/rec/rec_output.sh testsuite/rec/rec_inherit.sh
+	testsuite/rec/rec_output.sh testsuite/rec/rec_inherit.sh \
+	testsuite/rec/rec_exec.sh

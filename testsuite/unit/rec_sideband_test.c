@@ -52,8 +52,14 @@ Test(rec_sideband, a_fork_child_starts_with_its_parents)
 	cr_assert_str_eq(child->sideband[0].path, "/bin/a");
 	cr_assert_neq(child->sideband[0].path, parent->sideband[0].path);
 	cr_assert_eq(rec_sideband_add(child, bts_exec, getpid(), "/bin/b"), 0);
-	cr_assert_eq(child->nsideband, 2);
 	cr_assert_eq(parent->nsideband, 1);
+	/* After the exec: its event, then the new program's first code
+	   mappings (this test's own file among them).  */
+	cr_assert_gt(child->nsideband, 2);
+	cr_assert_eq(child->sideband[1].kind, bts_exec);
+	cr_assert_str_eq(child->sideband[1].path, "/bin/b");
+	cr_assert_eq(child->sideband[2].kind, bts_map);
+	cr_assert_not_null(strstr(child->sideband[2].path, "rec_sideband_test"));
 	/* The child's current mappings are known from the start.  */
 	cr_assert_gt(child->known.count, 0);
 	rec_fini(&rec);
@@ -126,19 +132,62 @@ Test(rec_sideband, a_library_that_comes_and_goes_is_kept)
 	dlclose(lib);
 	rec_map_change(&rec, getpid());
 	for (size_t i = 0; i < sp->nsideband; i++) {
-		if (!strstr(sp->sideband[i].path, "libm"))
+		if (!strstr(sp->sideband[i].path, "/libm.so"))
 			continue;
 		nmap += sp->sideband[i].kind == bts_map;
 		nunmap += sp->sideband[i].kind == bts_unmap;
 	}
 	cr_assert_gt(nmap, 0);
 	cr_assert_eq(nmap, nunmap);
-	/* Nothing overlaps them now: they come back for the image.  */
+	/* Nothing overlaps them now: they come back for the image (the
+	   program's first mappings, events since the exec too, are still
+	   there: they do not).  */
 	cr_assert_leq(sp->nsideband, 64);
 	n = rec_sideband_gone(sp, gone, 0);
-	cr_assert_eq(n, nmap);
-	cr_assert_not_null(strstr(gone[0].path, "libm"));
+	cr_assert_geq(n, nmap);
+	nunmap = 0;
+	for (size_t i = 0; i < n; i++)
+		nunmap += strstr(gone[i].path, "/libm.so") != NULL;
+	cr_assert_eq(nunmap, nmap);
 	cr_assert_gt(gone[0].build_id_size, 0);
 	rec.target = NULL;
+	rec_fini(&rec);
+}
+
+Test(rec_sideband, an_exec_is_placed_in_the_bundles_trace)
+{
+	struct recorder rec;
+	struct rec_space *sp;
+	struct rec_exec_at at = { 1, 1000, 300 };
+	struct bt_sideband *sb;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.sigfd = -1;
+	sp = rec_space_new(&rec, 100, NULL);
+	cr_assert_eq(rec_sideband_add(sp, bts_exec, 100, "/bin/a"), 0);
+	cr_assert_eq(rec_sideband_add(sp, bts_exec, 100, "/bin/b"), 0);
+	rec_sideband_exec_at(sp, &at);
+	/* A ring holding units 400 on: the exec is at 600 of it.  */
+	sb = rec_sideband_for(sp, 100, 400, 0);
+	cr_assert_eq(sb[0].size, 0, "the first exec was not placed");
+	cr_assert_eq(sb[1].size, 1);
+	cr_assert_eq(sb[1].address, 600);
+	cr_assert_str_eq(sb[1].path, "/bin/b");
+	free(sb);
+	/* A ring that starts after it: the trace is all the new program's. */
+	sb = rec_sideband_for(sp, 100, 1200, 0);
+	cr_assert_eq(sb[1].size, 0);
+	free(sb);
+	/* A --full stream: where the stream was.  */
+	sb = rec_sideband_for(sp, 100, 0, 1);
+	cr_assert_eq(sb[1].size, 1);
+	cr_assert_eq(sb[1].address, 300);
+	free(sb);
+	/* Another thread's trace.  */
+	sb = rec_sideband_for(sp, 101, 0, 0);
+	cr_assert_eq(sb[1].size, 0);
+	free(sb);
+	/* The space's own events keep no place: each bundle's copy has it. */
+	cr_assert_eq(sp->sideband[1].size, 0);
 	rec_fini(&rec);
 }
