@@ -211,10 +211,11 @@ static int bt_session_open(struct bt_session *s, const struct bt_tool *tool)
 		line.after_ms = atol(after);
 	clock_gettime(CLOCK_MONOTONIC, &line.start);
 	errcode = bt_load_input(&s->bundle, tool, &diag);
-	if (errcode >= 0)
+	if (errcode >= 0) {
 		errcode = bt_exec_span_apply(&s->bundle, &s->span);
-	if (errcode < 0)
-		bt_diag_set(&diag, errcode, 0, 0, "out of memory");
+		if (errcode < 0)
+			bt_diag_set(&diag, errcode, 0, 0, "out of memory");
+	}
 	if (errcode > 0 && s->span.cut)
 		fprintf(stderr, "ptbtrace: the trace before the exec of %s is "
 			"left out (%" PRIu64 " %s): the code before the exec "

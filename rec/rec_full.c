@@ -61,9 +61,17 @@ static void rec_take_units(struct rec_stream *s, const uint8_t *ring,
 
 	if (recorded <= s->taken)
 		return;
-	if (s->taken < first)
+	if (s->taken < first) {
 		s->lost += first - s->taken;
-	else
+		/* BTS: a block that ends before it begins, where the lost
+		   ones were, so that a decoder (GDB's too) shows a gap
+		   rather than joining the blocks on both sides.  */
+		if (s->bts && s->len) {
+			static const uint8_t hole[16] = { 1 };
+
+			rec_stream_append(s, hole, sizeof(hole));
+		}
+	} else
 		skip = s->taken - first;
 	if (rec_stream_append(s, ring + skip * unit,
 			      (size_t) (held - skip) * unit) < 0)
