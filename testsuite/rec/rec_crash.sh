@@ -10,8 +10,9 @@
 # abort() in libc, reverse-continue to the crash line first), and
 # reverse-finish to the caller; the instruction history ends where the
 # thread stopped (reverse-stepi goes to its last instruction, record goto
-# begin and end come back); registers, a local, the code at the PC and
-# the thread count equal gdbserver's live; a BTS recording too.  With --inherit, a fork
+# begin and end come back); the auxiliary vector, registers, a local, the
+# code at the PC and the thread count equal gdbserver's live; GDB given
+# no program file finds it (exec-file); a BTS recording too.  With --inherit, a fork
 # child's crash is kept too (and without, it is not).  Skips without GDB
 # or gdbserver.
 set -u
@@ -70,9 +71,10 @@ check() {
 reverse-continue
 delete"
 	# What a stopped process shows, the same live and post-mortem: the
-	# registers, a local, the code at the PC (from the mapped file: the
-	# core has no copy of it), the threads.
+	# auxiliary vector, registers, a local, the code at the PC (from the
+	# mapped file: the core has no copy of it), the threads.
 	state="echo ==state==\n
+info auxv
 info registers rip rsp rbp
 frame function $5
 print $6
@@ -174,6 +176,12 @@ EOF2
 	sed -i 's/^\$[0-9]* = /$ = /' "$tmp/pm.state" "$tmp/live.state"
 	diff -u "$tmp/live.state" "$tmp/pm.state" >"$tmp/state.diff" ||
 		fail "$1: the stopped process differs from gdbserver's: $(cat "$tmp/state.diff")"
+	# GDB given no program finds it through the image's exec-file.
+	printf 'set pagination off\ntarget remote | %s --postmortem %s -\nbt\n' \
+		"$stub" "$bundle" >"$tmp/nofile.gdb"
+	timeout 120 "$gdb" -batch -nx -x "$tmp/nofile.gdb" >"$tmp/nofile.log" 2>&1
+	grep '^#[0-9]' "$tmp/nofile.log" | diff -u "$tmp/pm.frames" - >"$tmp/nofile.diff" ||
+		fail "$1: without the program, bt differs: $(cat "$tmp/nofile.diff")"
 	echo "PASS: $1 ($(wc -l <"$tmp/pm.frames") frames, history ends in $last, $(grep -c . "$tmp/pm.state") lines of state)"
 }
 
