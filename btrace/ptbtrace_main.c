@@ -549,9 +549,33 @@ static int bt_cmd_replay(const struct bt_tool *tool, struct bt_session *s)
 }
 
 /* perf.data needs the bundle only: no decode, no image.  */
+/* An export carries the bundle's mappings, not where an exec came in
+   the trace: across an exec, the old program's code joins them (its part
+   then decodes), or, where that code overlaps the new program's, the
+   export is refused rather than decoded against the wrong code.  */
+static int bt_export_span(struct bt_bundle *bundle, struct bt_exec_span *span)
+{
+	int errcode = bt_exec_span_apply(bundle, span);
+
+	if (errcode < 0) {
+		fputs("ptbtrace: out of memory\n", stderr);
+		return -1;
+	}
+	if (span->cut) {
+		fprintf(stderr, "ptbtrace: cannot export a trace across the "
+			"exec of %s: the code before the exec overlaps the new "
+			"program's, and a decoder would read one for the "
+			"other\n", span->path);
+		bt_exec_span_undo(bundle, span);
+		return -1;
+	}
+	return 0;
+}
+
 static int bt_cmd_export_perf(const struct bt_tool *tool)
 {
 	struct bt_bundle bundle;
+	struct bt_exec_span span;
 	struct bt_diag diag;
 	int status = 0;
 
@@ -565,10 +589,15 @@ static int bt_cmd_export_perf(const struct bt_tool *tool)
 		bt_diag_print(&diag, tool->file, stderr);
 		return 1;
 	}
+	if (bt_export_span(&bundle, &span) < 0) {
+		bt_bundle_fini(&bundle);
+		return 1;
+	}
 	if (bt_export_perf(tool->output, &bundle, &diag) < 0) {
 		fprintf(stderr, "ptbtrace: %s\n", diag.text);
 		status = 1;
 	}
+	bt_exec_span_undo(&bundle, &span);
 	bt_bundle_fini(&bundle);
 	return status;
 }
@@ -605,6 +634,7 @@ static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 static int bt_cmd_export_lldb(const struct bt_tool *tool)
 {
 	struct bt_bundle bundle;
+	struct bt_exec_span span;
 	struct bt_diag diag;
 	int status = 0;
 
@@ -615,11 +645,17 @@ static int bt_cmd_export_lldb(const struct bt_tool *tool)
 		return 2;
 	}
 	memset(&bundle, 0, sizeof(bundle));
-	if (bt_load_input(&bundle, tool, &diag) < 0 ||
-	    bt_export_lldb(tool->args, &bundle, &diag) < 0) {
+	memset(&span, 0, sizeof(span));
+	if (bt_load_input(&bundle, tool, &diag) < 0) {
+		bt_diag_print(&diag, "ptbtrace", stderr);
+		status = 1;
+	} else if (bt_export_span(&bundle, &span) < 0) {
+		status = 1;
+	} else if (bt_export_lldb(tool->args, &bundle, &diag) < 0) {
 		bt_diag_print(&diag, "ptbtrace", stderr);
 		status = 1;
 	}
+	bt_exec_span_undo(&bundle, &span);
 	bt_bundle_fini(&bundle);
 	return status;
 }

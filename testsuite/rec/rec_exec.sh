@@ -9,7 +9,8 @@
 # named (PT and BTS, a ring snapshot and --full).  Without randomization
 # both programs sit at the same address: the part before the exec is
 # then left out, said so, and what remains starts at the new program's
-# _start, the same in PT and BTS.
+# _start, the same in PT and BTS.  Exports (perf, LLDB) get both
+# programs' code, or are refused where they overlap.
 set -u
 build=${top_builddir:-.}
 stub=${PTSTUB:-$build/ptstub}
@@ -103,3 +104,25 @@ done
 diff -u "$tmp/npt.h" "$tmp/nbts.h" >"$tmp/d" ||
 	fail "overlap: PT and BTS differ: $(head -20 "$tmp/d")"
 echo "PASS: an exec to the same address: the part before left out, PT = BTS ($(wc -l <"$tmp/npt.h") calls)"
+
+# Exports carry the mappings, not the exec's place: perf gets both
+# programs' code and decodes each part (where perf is here); the
+# overlapping case is refused, not exported to be decoded wrongly.
+"$tool" export --format=perf -o "$tmp/x.data" "$tmp/pt.ptb" 2>"$tmp/x.err" ||
+	fail "export across an exec: $(cat "$tmp/x.err")"
+if command -v perf >/dev/null 2>&1; then
+	perf script -i "$tmp/x.data" --itrace=cr 2>/dev/null |
+		grep -E "=> +[0-9a-f]+ main\+0x0 " >"$tmp/x.mains"
+	grep -q "/bin/exec)\$" "$tmp/x.mains" && grep -q "/bin/plain)\$" "$tmp/x.mains" ||
+		fail "perf across an exec: the calls of main: $(cat "$tmp/x.mains")"
+fi
+for format in perf lldb; do
+	out="-o $tmp/n.data"
+	[ $format = lldb ] && out=$tmp/ndir
+	if "$tool" export --format=$format $out "$tmp/npt.ptb" 2>"$tmp/n.err"; then
+		fail "export --format=$format of an overlapping exec was not refused"
+	fi
+	grep -q "^ptbtrace: cannot export a trace across the exec of $plain: the code before the exec overlaps" \
+		"$tmp/n.err" || fail "export --format=$format: $(cat "$tmp/n.err")"
+done
+echo "PASS: exports across an exec: perf decodes both programs, an overlap is refused"
