@@ -26,6 +26,7 @@ struct bt_image {
 	size_t nsecs;
 	struct bt_symtab **symtabs;
 	const char **symtab_paths;  /* NULL for in-memory images */
+	uint64_t *symtab_bases;     /* its first mapping's address - offset */
 	size_t nsymtabs;
 	ZydisDecoder zydis;
 	ZydisDecoder zydis_len;   /* lengths only: minimal mode */
@@ -77,11 +78,18 @@ static long bt_image_add_symtab(struct bt_image *image, struct bt_symtab *st,
 {
 	struct bt_symtab **sts;
 	const char **paths;
+	uint64_t *bases;
 
 	sts = realloc(image->symtabs, (image->nsymtabs + 1) * sizeof(*sts));
 	if (!sts)
 		return -bte_nomem;
 	image->symtabs = sts;
+	bases = realloc(image->symtab_bases,
+			(image->nsymtabs + 1) * sizeof(*bases));
+	if (!bases)
+		return -bte_nomem;
+	image->symtab_bases = bases;
+	bases[image->nsymtabs] = 0;
 	paths = realloc(image->symtab_paths,
 			(image->nsymtabs + 1) * sizeof(*paths));
 	if (!paths)
@@ -94,16 +102,21 @@ static long bt_image_add_symtab(struct bt_image *image, struct bt_symtab *st,
 }
 
 /* The symbol table for PATH, opened and relocated by M on first use; -1
-   when the file has no usable ELF (the code still decodes).  */
+   when the file has no usable ELF (the code still decodes).  A file may
+   be loaded twice (by a program and, across an exec, by the one before
+   it): the segments of one load lie within the file's size (and an
+   alignment gap) of each other, two loads far apart.  */
 static long bt_image_file_symtab(struct bt_image *image,
-				 const struct bt_mapping *m)
+				 const struct bt_mapping *m, uint64_t file_size)
 {
+	uint64_t base = m->address - m->offset, near = file_size + 0x200000;
 	struct bt_symtab *st;
 	long index;
 
 	for (size_t i = 0; i < image->nsymtabs; ++i)
 		if (image->symtab_paths[i] &&
-		    strcmp(image->symtab_paths[i], m->path) == 0)
+		    strcmp(image->symtab_paths[i], m->path) == 0 &&
+		    base - image->symtab_bases[i] + near <= 2 * near)
 			return (long) i;
 
 	if (bt_symtab_open_file_in(&st, m->path, image->debug_dir) < 0)
@@ -111,6 +124,8 @@ static long bt_image_file_symtab(struct bt_image *image,
 	index = bt_image_add_symtab(image, st, m->path);
 	if (index < 0)
 		bt_symtab_free(st);
+	else
+		image->symtab_bases[index] = base;
 	return index < 0 ? -1 : index;
 }
 
@@ -152,7 +167,7 @@ static int bt_image_add_mapping(struct bt_image *image,
 	sec.isid = isid;
 	/* Any of the file's mappings that holds a segment start gives the
 	   load bias; the others leave it alone.  */
-	sec.symtab = bt_image_file_symtab(image, m);
+	sec.symtab = bt_image_file_symtab(image, m, (uint64_t) st.st_size);
 	if (m->build_id_size) {
 		const void *id = NULL;
 		ssize_t len = sec.symtab < 0 ? -1 : bt_symtab_build_id(
@@ -265,6 +280,7 @@ void bt_image_free(struct bt_image *image)
 		bt_symtab_free(image->symtabs[i]);
 	free(image->symtabs);
 	free(image->symtab_paths);
+	free(image->symtab_bases);
 	free(image->secs);
 	/* The image refers to the cache's sections: free it first.  */
 	pt_image_free(image->pt);

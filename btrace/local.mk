@@ -15,6 +15,7 @@ lib_LTLIBRARIES += btrace/libptbtrace.la
 include_HEADERS += btrace/ptbtrace.h
 btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_array.c btrace/bt_array.h \
+	btrace/bt_exec_span.c \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \
 	btrace/bt_symtab_cu.c \

@@ -157,6 +157,11 @@ enum bt_sideband_kind {
 	bts_unmap,        /* ADDRESS, SIZE went away */
 };
 
+/* A bts_exec event's ADDRESS, with SIZE 1, is where the new program
+   starts in thread TID's trace in the bundle: PT, the byte offset of the
+   first packet after the old program's last; BTS, the index of the new
+   program's first block counted from the oldest.  SIZE 0: the exec is
+   not in that trace (it came before, or was not placed).  */
 struct bt_sideband {
 	uint32_t kind;            /* enum bt_sideband_kind */
 	int32_t tid;
@@ -238,6 +243,29 @@ int bt_bundle_parse(struct bt_bundle *bundle, const void *data, size_t size,
 /* Read and parse the file PATH.  */
 int bt_bundle_load(struct bt_bundle *bundle, const char *path,
 		   struct bt_diag *diag);
+
+/* A selected thread's trace that spans an exec (bt_exec_span.c).  */
+struct bt_exec_span {
+	size_t nexecs;            /* execs inside the trace, 0 if cut */
+	const char *first_path;   /* the first of them's new program */
+	const char *path;         /* the last one's */
+	uint64_t cut;             /* units cut off before the last, or 0 */
+	struct bt_mapping *mappings;          /* the image's, owned */
+	const struct bt_mapping *saved;       /* the bundle's own */
+	size_t nsaved;
+	uint8_t *trace;           /* PT cut: the trace, owned */
+	size_t trace_size;
+	const uint8_t *saved_trace;
+	size_t saved_size;
+};
+
+/* When BUNDLE's selected trace spans an exec its side-band places, let
+   the code of the program(s) before it join BUNDLE's mappings, or, if
+   that code overlaps other code at the same addresses, cut the trace
+   before the last such exec (SPAN->cut).  1 when it did either, 0 when
+   the trace spans no exec.  bt_exec_span_undo before bt_bundle_fini.  */
+int bt_exec_span_apply(struct bt_bundle *bundle, struct bt_exec_span *span);
+void bt_exec_span_undo(struct bt_bundle *bundle, struct bt_exec_span *span);
 
 /* Read the stopped thread's trace from the stub at HOSTPORT ("HOST:PORT")
    with GDB's packets, enabling tracing (and disabling it again) if it was

@@ -25,6 +25,7 @@ struct bt_tool {
 /* Everything one command works on, released together.  */
 struct bt_session {
 	struct bt_bundle bundle;
+	struct bt_exec_span span;  /* a trace across an exec */
 	struct bt_image *image;
 	struct bt_ftrace *ftrace;
 };
@@ -210,6 +211,17 @@ static int bt_session_open(struct bt_session *s, const struct bt_tool *tool)
 		line.after_ms = atol(after);
 	clock_gettime(CLOCK_MONOTONIC, &line.start);
 	errcode = bt_load_input(&s->bundle, tool, &diag);
+	if (errcode >= 0) {
+		errcode = bt_exec_span_apply(&s->bundle, &s->span);
+		if (errcode < 0)
+			bt_diag_set(&diag, errcode, 0, 0, "out of memory");
+	}
+	if (errcode > 0 && s->span.cut)
+		fprintf(stderr, "ptbtrace: the trace before the exec of %s is "
+			"left out (%" PRIu64 " %s): the code before the exec "
+			"overlaps other code now\n", s->span.path,
+			s->span.cut, s->bundle.format == btf_pt ? "bytes"
+			: "blocks");
 	if (errcode >= 0)
 		errcode = bt_image_alloc_in(&s->image, &s->bundle,
 					    tool->debug_dir, &diag);
@@ -231,6 +243,7 @@ static void bt_session_close(struct bt_session *s)
 {
 	bt_ftrace_free(s->ftrace);
 	bt_image_free(s->image);
+	bt_exec_span_undo(&s->bundle, &s->span);
 	bt_bundle_fini(&s->bundle);
 }
 
@@ -337,6 +350,14 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 	       "thread 1 (Thread %d.%d).\n", insns, calls, gaps, b->pid,
 	       b->tid);
 	bt_info_threads(b);
+	if (s->span.nexecs)
+		printf("Across %zu exec%s (of %s%s): each part decoded "
+		       "against its program's code.\n", s->span.nexecs,
+		       s->span.nexecs == 1 ? "" : "s", s->span.first_path,
+		       s->span.nexecs == 1 ? "" : ", ...");
+	else if (s->span.cut)
+		printf("Before the exec of %s: left out (its code overlaps "
+		       "the new program's).\n", s->span.path);
 	return 0;
 }
 
@@ -528,9 +549,33 @@ static int bt_cmd_replay(const struct bt_tool *tool, struct bt_session *s)
 }
 
 /* perf.data needs the bundle only: no decode, no image.  */
+/* An export carries the bundle's mappings, not where an exec came in
+   the trace: across an exec, the old program's code joins them (its part
+   then decodes), or, where that code overlaps the new program's, the
+   export is refused rather than decoded against the wrong code.  */
+static int bt_export_span(struct bt_bundle *bundle, struct bt_exec_span *span)
+{
+	int errcode = bt_exec_span_apply(bundle, span);
+
+	if (errcode < 0) {
+		fputs("ptbtrace: out of memory\n", stderr);
+		return -1;
+	}
+	if (span->cut) {
+		fprintf(stderr, "ptbtrace: cannot export a trace across the "
+			"exec of %s: the code before the exec overlaps the new "
+			"program's, and a decoder would read one for the "
+			"other\n", span->path);
+		bt_exec_span_undo(bundle, span);
+		return -1;
+	}
+	return 0;
+}
+
 static int bt_cmd_export_perf(const struct bt_tool *tool)
 {
 	struct bt_bundle bundle;
+	struct bt_exec_span span;
 	struct bt_diag diag;
 	int status = 0;
 
@@ -544,10 +589,15 @@ static int bt_cmd_export_perf(const struct bt_tool *tool)
 		bt_diag_print(&diag, tool->file, stderr);
 		return 1;
 	}
+	if (bt_export_span(&bundle, &span) < 0) {
+		bt_bundle_fini(&bundle);
+		return 1;
+	}
 	if (bt_export_perf(tool->output, &bundle, &diag) < 0) {
 		fprintf(stderr, "ptbtrace: %s\n", diag.text);
 		status = 1;
 	}
+	bt_exec_span_undo(&bundle, &span);
 	bt_bundle_fini(&bundle);
 	return status;
 }
@@ -584,6 +634,7 @@ static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 static int bt_cmd_export_lldb(const struct bt_tool *tool)
 {
 	struct bt_bundle bundle;
+	struct bt_exec_span span;
 	struct bt_diag diag;
 	int status = 0;
 
@@ -594,11 +645,17 @@ static int bt_cmd_export_lldb(const struct bt_tool *tool)
 		return 2;
 	}
 	memset(&bundle, 0, sizeof(bundle));
-	if (bt_load_input(&bundle, tool, &diag) < 0 ||
-	    bt_export_lldb(tool->args, &bundle, &diag) < 0) {
+	memset(&span, 0, sizeof(span));
+	if (bt_load_input(&bundle, tool, &diag) < 0) {
+		bt_diag_print(&diag, "ptbtrace", stderr);
+		status = 1;
+	} else if (bt_export_span(&bundle, &span) < 0) {
+		status = 1;
+	} else if (bt_export_lldb(tool->args, &bundle, &diag) < 0) {
 		bt_diag_print(&diag, "ptbtrace", stderr);
 		status = 1;
 	}
+	bt_exec_span_undo(&bundle, &span);
 	bt_bundle_fini(&bundle);
 	return status;
 }

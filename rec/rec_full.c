@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t tid,
-					int bts)
+static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t pid,
+					pid_t tid, int bts)
 {
 	struct rec_stream *s;
 
@@ -27,6 +27,7 @@ static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t tid,
 	rec->streams = s;
 	s = &rec->streams[rec->nstreams++];
 	memset(s, 0, sizeof(*s));
+	s->pid = pid;
 	s->tid = tid;
 	s->bts = bts;
 	return s;
@@ -51,9 +52,17 @@ static void rec_take_units(struct rec_stream *s, const uint8_t *ring,
 
 	if (recorded <= s->taken)
 		return;
-	if (s->taken < first)
+	if (s->taken < first) {
 		s->lost += first - s->taken;
-	else
+		/* BTS: a block that ends before it begins, where the lost
+		   ones were, so that a decoder (GDB's too) shows a gap
+		   rather than joining the blocks on both sides.  */
+		if (s->bts && s->len) {
+			static const uint8_t hole[16] = { 1 };
+
+			rec_stream_append(s, hole, sizeof(hole));
+		}
+	} else
 		skip = s->taken - first;
 	if (rec_stream_append(s, ring + skip * unit,
 			      (size_t) (held - skip) * unit) < 0)
@@ -61,12 +70,26 @@ static void rec_take_units(struct rec_stream *s, const uint8_t *ring,
 	s->taken = recorded;
 }
 
+/* BTS: the read ends with the block the thread stopped in, still open
+   (a ring's last block as GDB reads it): not a unit of the ring yet, it
+   is kept aside, replaced at each drain, and ends the bundle's trace.  */
+static void rec_take_bts(struct rec_stream *s, const uint8_t *flat,
+			 size_t n, const struct nat_btrace_status *st)
+{
+	s->has_tail = n > st->held;
+	if (s->has_tail) {
+		n = (size_t) st->held;
+		memcpy(s->tail, flat + 16 * n, 16);
+	}
+	rec_take_units(s, flat, n, st->recorded, 16);
+}
+
 void rec_full_drain(struct recorder *rec)
 {
 	if (!rec->opts.full)
 		return;
 	for (struct nat_process *p = rec->target->procs; p; p = p->next) {
-		if (p->pid != rec->pid)
+		if (!rec_space_of(rec, p->pid))
 			continue;
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			struct nat_btrace_status st;
@@ -76,7 +99,7 @@ void rec_full_drain(struct recorder *rec)
 			if (!t->btrace || nat_btrace_status(t, &st) < 0)
 				continue;
 			bts = t->btrace->format != trace_format_pt;
-			s = rec_stream_of(rec, t->tid, bts);
+			s = rec_stream_of(rec, p->pid, t->tid, bts);
 			if (!s || st.recorded <= s->taken)
 				continue;
 			if (!bts) {
@@ -103,8 +126,7 @@ void rec_full_drain(struct recorder *rec)
 						memcpy(flat + 16 * i + 8,
 						       &b.block[i].end, 8);
 					}
-					rec_take_units(s, flat, b.len,
-						       st.recorded, 16);
+					rec_take_bts(s, flat, b.len, &st);
 					free(flat);
 				}
 				trace_blocks_fini(&b);
@@ -116,12 +138,14 @@ void rec_full_drain(struct recorder *rec)
 void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 {
 	struct bt_thread *threads;
+	size_t n = 0;
 
-	/* The streams are the program's; a fork child's bundle has its
-	   rings.  */
-	if (!rec->opts.full || !rec->nstreams || b->pid != rec->pid)
+	/* Each process's bundle has its own threads' streams.  */
+	if (!rec->opts.full || !rec->nstreams)
 		return;
 	threads = calloc(rec->nstreams, sizeof(*threads));
+	for (size_t i = 0; rec->full_bts && i < rec->nstreams; i++)
+		free(rec->full_bts[i]);
 	free(rec->full_bts);
 	rec->full_bts = calloc(rec->nstreams, sizeof(*rec->full_bts));
 	if (!threads || !rec->full_bts) {
@@ -130,22 +154,30 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 	}
 	for (size_t i = 0; i < rec->nstreams; i++) {
 		struct rec_stream *s = &rec->streams[i];
-		struct bt_thread *t = &threads[i];
+		struct bt_thread *t = &threads[n];
+
+		if (s->pid != b->pid)
+			continue;
+		n++;
 
 		t->tid = s->tid;
 		t->lost = s->lost;
 		t->trace = s->data;
 		t->trace_size = s->len;
-		/* Bundles keep BTS blocks newest first.  */
-		if (s->bts && s->len) {
-			size_t n = s->len / 16;
-			uint8_t *r = malloc(s->len);
+		/* Bundles keep BTS blocks newest first: the open one, then
+		   the stream backwards.  */
+		if (s->bts && (s->len || s->has_tail)) {
+			size_t n = s->len / 16, k0 = s->has_tail ? 1 : 0;
+			uint8_t *r = malloc(s->len + 16);
 
+			if (r && s->has_tail)
+				memcpy(r, s->tail, 16);
 			for (size_t k = 0; r && k < n; k++)
-				memcpy(r + 16 * k, s->data + 16 * (n - 1 - k),
-				       16);
+				memcpy(r + 16 * (k0 + k),
+				       s->data + 16 * (n - 1 - k), 16);
 			rec->full_bts[i] = r;
 			t->trace = r;
+			t->trace_size = r ? s->len + 16 * k0 : 0;
 		}
 		for (size_t k = 0; k < b->nthreads; k++)
 			if (b->threads[k].tid == s->tid) {
@@ -155,8 +187,10 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 	}
 	free(rec->full_threads);
 	rec->full_threads = threads;
+	if (!n)
+		return;
 	b->threads = threads;
-	b->nthreads = rec->nstreams;
+	b->nthreads = n;
 }
 
 void rec_full_report(struct recorder *rec)

@@ -1,6 +1,7 @@
-/* The side-band a version 2 bundle carries: the program's execs (and
+/* The side-band a version 2 bundle carries: a process's execs (and
    mapping changes) in the order they happened, so that a trace that
-   spans them can be decoded against the right image.  */
+   spans them can be decoded against the right image.  Each traced
+   process (a fork child too) keeps its own, in its rec_space.  */
 #include "rec/recorder.h"
 #include "common/ps_array.h"
 #include "btrace/ptbtrace.h"
@@ -13,37 +14,44 @@
 #include <unistd.h>
 
 /* Append E (its path and build-id copied).  */
-static int rec_sideband_push(struct recorder *rec, const struct bt_sideband *e)
+static int rec_sideband_push(struct rec_space *sp, const struct bt_sideband *e)
 {
 	struct bt_sideband *slot;
+	struct rec_exec_at *at;
 	uint8_t *id = NULL;
 
-	if (rec->nsideband == rec->sideband_cap) {
-		/* Two arrays side by side: both grow to the same capacity.  */
-		size_t cap = rec->sideband_cap, paths_cap = rec->sideband_cap;
+	if (sp->nsideband == sp->sideband_cap) {
+		/* Three arrays side by side: all grow to the same capacity.  */
+		size_t cap = sp->sideband_cap, paths_cap = cap, at_cap = cap;
+		size_t need = sp->nsideband + 1;
 
-		if (PS_ARRAY_RESERVE(rec->sideband, cap, rec->nsideband + 1) ||
-		    PS_ARRAY_RESERVE(rec->sideband_paths, paths_cap,
-				     rec->nsideband + 1))
+		if (PS_ARRAY_RESERVE(sp->sideband, cap, need) ||
+		    PS_ARRAY_RESERVE(sp->sideband_paths, paths_cap, need) ||
+		    PS_ARRAY_RESERVE(sp->sideband_at, at_cap, need))
 			return -pse_nomem;
-		rec->sideband_cap = cap;
+		sp->sideband_cap = cap;
 	}
 	/* The path and the build-id share one allocation.  */
-	rec->sideband_paths[rec->nsideband] =
+	sp->sideband_paths[sp->nsideband] =
 		malloc(strlen(e->path) + 1 + e->build_id_size);
-	if (!rec->sideband_paths[rec->nsideband])
+	if (!sp->sideband_paths[sp->nsideband])
 		return -pse_nomem;
-	strcpy(rec->sideband_paths[rec->nsideband], e->path);
+	strcpy(sp->sideband_paths[sp->nsideband], e->path);
 	if (e->build_id_size) {
-		id = (uint8_t *) rec->sideband_paths[rec->nsideband] +
+		id = (uint8_t *) sp->sideband_paths[sp->nsideband] +
 			strlen(e->path) + 1;
 		memcpy(id, e->build_id, e->build_id_size);
 	}
-	slot = &rec->sideband[rec->nsideband];
+	slot = &sp->sideband[sp->nsideband];
 	*slot = *e;
-	slot->path = rec->sideband_paths[rec->nsideband];
+	slot->path = sp->sideband_paths[sp->nsideband];
 	slot->build_id = id;
-	rec->nsideband++;
+	/* A copied exec (a fork child's past) keeps no place: the child's
+	   trace starts after it.  */
+	slot->address = e->kind == bts_exec ? 0 : e->address;
+	slot->size = e->kind == bts_exec ? 0 : e->size;
+	memset(&sp->sideband_at[sp->nsideband], 0, sizeof(*at));
+	sp->nsideband++;
 	return 0;
 }
 
@@ -68,7 +76,7 @@ static int rec_find_map(const struct nat_maps *maps, const struct nat_map *m)
 }
 
 /* One side-band event for mapping M.  */
-static int rec_map_event(struct recorder *rec, uint32_t kind, pid_t tid,
+static int rec_map_event(struct rec_space *sp, uint32_t kind, pid_t tid,
 			 const struct nat_map *m)
 {
 	struct bt_sideband e = {
@@ -78,43 +86,47 @@ static int rec_map_event(struct recorder *rec, uint32_t kind, pid_t tid,
 		.build_id = m->build_id, .build_id_size = m->build_id_size,
 	};
 
-	return rec_sideband_push(rec, &e);
+	return rec_sideband_push(sp, &e);
 }
 
 void rec_map_change(void *ctx, pid_t tid)
 {
 	struct recorder *rec = ctx;
-	struct nat_process *proc = nat_find_process(rec->target, rec->pid);
+	struct rec_space *sp = NULL;
 	struct nat_maps now;
-	int ours = 0;
 
-	/* The side-band is the program's; a fork child's maps are not.  */
-	for (struct nat_thread *t = proc ? proc->threads : NULL; t; t = t->next)
-		ours |= t->tid == tid;
-	if (!ours)
+	/* The side-band of the traced process that thread TID is in.  */
+	for (struct nat_process *p = rec->target->procs; p && !sp; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next)
+			if (t->tid == tid) {
+				sp = rec_space_of(rec, p->pid);
+				break;
+			}
+	if (!sp)
 		return;
 	nat_maps_init(&now);
 	if (nat_maps_read(&now, tid) < 0) {
 		nat_maps_fini(&now);
 		return;
 	}
-	for (size_t i = 0; i < rec->known.count; i++)
-		if (rec_is_code(&rec->known.map[i]) &&
-		    !rec_find_map(&now, &rec->known.map[i]))
-			rec_map_event(rec, bts_unmap, tid, &rec->known.map[i]);
+	for (size_t i = 0; i < sp->known.count; i++)
+		if (rec_is_code(&sp->known.map[i]) &&
+		    !rec_find_map(&now, &sp->known.map[i]))
+			rec_map_event(sp, bts_unmap, tid, &sp->known.map[i]);
 	for (size_t i = 0; i < now.count; i++)
 		if (rec_is_code(&now.map[i]) &&
-		    !rec_find_map(&rec->known, &now.map[i]))
-			rec_map_event(rec, bts_map, tid, &now.map[i]);
-	nat_maps_fini(&rec->known);
-	rec->known = now;
+		    !rec_find_map(&sp->known, &now.map[i]))
+			rec_map_event(sp, bts_map, tid, &now.map[i]);
+	nat_maps_fini(&sp->known);
+	sp->known = now;
 }
 
-int rec_sideband_add(struct recorder *rec, uint32_t kind, pid_t tid,
+int rec_sideband_add(struct rec_space *sp, uint32_t kind, pid_t tid,
 		     const char *path)
 {
 	char exe[4096] = "", link[64];
 	struct bt_sideband e;
+	int err;
 
 	if (!path) {
 		ssize_t n;
@@ -125,26 +137,65 @@ int rec_sideband_add(struct recorder *rec, uint32_t kind, pid_t tid,
 		path = exe;
 	}
 	e = (struct bt_sideband) { .kind = kind, .tid = tid, .path = path };
-	/* After an exec, the mappings start over.  */
-	if (kind == bts_exec) {
-		nat_maps_fini(&rec->known);
-		nat_maps_init(&rec->known);
-		nat_maps_read(&rec->known, tid);
-	}
-	return rec_sideband_push(rec, &e);
+	err = rec_sideband_push(sp, &e);
+	if (err < 0 || kind != bts_exec)
+		return err;
+	/* After an exec, the mappings start over; the new program's first
+	   ones (itself, the dynamic loader) are events too, so that the
+	   side-band alone says what code each program had.  */
+	nat_maps_fini(&sp->known);
+	nat_maps_init(&sp->known);
+	nat_maps_read(&sp->known, tid);
+	for (size_t i = 0; !err && i < sp->known.count; i++)
+		if (rec_is_code(&sp->known.map[i]))
+			err = rec_map_event(sp, bts_map, tid, &sp->known.map[i]);
+	return err;
 }
 
-size_t rec_sideband_gone(const struct recorder *rec, struct bt_mapping *maps,
+void rec_sideband_exec_at(struct rec_space *sp, const struct rec_exec_at *at)
+{
+	for (size_t i = sp->nsideband; i-- > 0; )
+		if (sp->sideband[i].kind == bts_exec) {
+			sp->sideband_at[i] = *at;
+			return;
+		}
+}
+
+struct bt_sideband *rec_sideband_for(const struct rec_space *sp,
+				     pid_t tid, uint64_t start, int stream)
+{
+	struct bt_sideband *copy = calloc(sp->nsideband + 1, sizeof(*copy));
+
+	for (size_t i = 0; copy && i < sp->nsideband; i++) {
+		const struct rec_exec_at *at = &sp->sideband_at[i];
+		uint64_t pos = stream ? at->stream : at->ring;
+
+		copy[i] = sp->sideband[i];
+		if (copy[i].kind != bts_exec)
+			continue;
+		copy[i].address = 0;
+		copy[i].size = 0;
+		/* Before the trace's oldest unit, the whole trace is the new
+		   program's: nothing to place.  */
+		if (at->known && copy[i].tid == tid && (stream || pos >= start)) {
+			copy[i].address = pos - (stream ? 0 : start);
+			copy[i].size = 1;
+		}
+	}
+	return copy;
+}
+
+size_t rec_sideband_gone(const struct rec_space *sp, struct bt_mapping *maps,
 			 size_t n)
 {
 	size_t first = 0;
 
 	/* Only the current program's: an exec starts the image over.  */
-	for (size_t i = 0; i < rec->nsideband; i++)
-		if (rec->sideband[i].kind == bts_exec)
+	for (size_t i = 0; i < sp->nsideband; i++)
+		if (sp->sideband[i].kind == bts_exec)
 			first = i;
-	for (size_t i = first; i < rec->nsideband; i++) {
-		const struct bt_sideband *e = &rec->sideband[i];
+	for (size_t i = first; i < sp->nsideband; i++) {
+		const struct bt_sideband *e = &sp->sideband[i];
 		int clash = 0;
 
 		if (e->kind != bts_map)
@@ -162,4 +213,54 @@ size_t rec_sideband_gone(const struct recorder *rec, struct bt_mapping *maps,
 			e->build_id, e->build_id_size };
 	}
 	return n;
+}
+
+struct rec_space *rec_space_of(const struct recorder *rec, pid_t pid)
+{
+	for (size_t i = 0; i < rec->nspaces; i++)
+		if (rec->spaces[i]->pid == pid)
+			return rec->spaces[i];
+	return NULL;
+}
+
+struct rec_space *rec_space_new(struct recorder *rec, pid_t pid,
+				const struct rec_space *parent)
+{
+	struct rec_space **all, *sp = rec_space_of(rec, pid);
+
+	if (sp)
+		return sp;
+	all = realloc(rec->spaces, (rec->nspaces + 1) * sizeof(*all));
+	if (!all)
+		return NULL;
+	rec->spaces = all;
+	sp = calloc(1, sizeof(*sp));
+	if (!sp)
+		return NULL;
+	sp->pid = pid;
+	nat_maps_init(&sp->known);
+	/* A fork child's past is its parent's: the same libraries came and
+	   went, and the same mappings are there now.  */
+	for (size_t i = 0; parent && i < parent->nsideband; i++)
+		if (rec_sideband_push(sp, &parent->sideband[i]) < 0) {
+			rec_space_free(sp);
+			return NULL;
+		}
+	if (parent)
+		nat_maps_read(&sp->known, pid);
+	rec->spaces[rec->nspaces++] = sp;
+	return sp;
+}
+
+void rec_space_free(struct rec_space *sp)
+{
+	if (!sp)
+		return;
+	for (size_t i = 0; i < sp->nsideband; i++)
+		free(sp->sideband_paths[i]);
+	free(sp->sideband_paths);
+	free(sp->sideband);
+	free(sp->sideband_at);
+	nat_maps_fini(&sp->known);
+	free(sp);
 }

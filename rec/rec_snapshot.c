@@ -22,6 +22,8 @@
 struct rec_parts {
 	struct nat_maps maps;
 	struct bt_thread *threads;
+	uint64_t *start;          /* each trace's oldest unit, in its ring */
+	struct bt_sideband *sideband;
 	struct ps_buf *raw;
 	struct bt_bts_block **bts;
 	size_t nthreads;
@@ -49,6 +51,8 @@ static void rec_parts_fini(struct rec_parts *p)
 	for (size_t i = 0; i < p->ncore; i++)
 		free(p->regs[i]);
 	free(p->threads);
+	free(p->start);
+	free(p->sideband);
 	free(p->raw);
 	free(p->bts);
 	free(p->mappings);
@@ -72,18 +76,22 @@ static size_t rec_count_threads(const struct nat_process *proc)
 /* One thread's trace as a bundle keeps it: PT bytes, or BTS blocks
    newest first.  */
 static int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
-			    struct ps_buf *raw, struct bt_bts_block **bts)
+			    struct ps_buf *raw, struct bt_bts_block **bts,
+			    uint64_t *start)
 {
 	struct nat_btrace_status st;
 	int err;
 
 	bt->tid = t->tid;
+	memset(&st, 0, sizeof(st));
 	if (nat_btrace_status(t, &st) == 0 && st.recorded > st.held)
 		bt->lost = st.recorded - st.held;
 	if (t->btrace->format == trace_format_pt) {
 		err = nat_btrace_read_pt(t, nat_btrace_read_copy, raw);
 		bt->trace = (const uint8_t *) raw->data;
 		bt->trace_size = raw->len;
+		/* The ring's newest bytes, maybe from a PSB on.  */
+		*start = st.recorded > raw->len ? st.recorded - raw->len : 0;
 		return err;
 	} else {
 		struct trace_blocks blocks;
@@ -99,6 +107,7 @@ static int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
 		}
 		bt->trace = (const uint8_t *) *bts;
 		bt->trace_size = err ? 0 : blocks.len * sizeof(**bts);
+		*start = st.recorded > blocks.len ? st.recorded - blocks.len : 0;
 		trace_blocks_fini(&blocks);
 		return err;
 	}
@@ -109,9 +118,10 @@ static int rec_threads(struct nat_process *proc, struct rec_parts *p)
 	size_t n = rec_count_threads(proc);
 
 	p->threads = calloc(n + 1, sizeof(*p->threads));
+	p->start = calloc(n + 1, sizeof(*p->start));
 	p->raw = calloc(n + 1, sizeof(*p->raw));
 	p->bts = calloc(n + 1, sizeof(*p->bts));
-	if (!p->threads || !p->raw || !p->bts)
+	if (!p->threads || !p->start || !p->raw || !p->bts)
 		return -pse_nomem;
 	for (struct nat_thread *t = proc->threads; t; t = t->next) {
 		struct bt_thread *bt = &p->threads[p->nthreads];
@@ -123,7 +133,8 @@ static int rec_threads(struct nat_process *proc, struct rec_parts *p)
 		ps_buf_init(&p->raw[p->nthreads]);
 		p->nthreads++;
 		err = rec_thread_trace(t, bt, &p->raw[p->nthreads - 1],
-				       &p->bts[p->nthreads - 1]);
+				       &p->bts[p->nthreads - 1],
+				       &p->start[p->nthreads - 1]);
 		if (err < 0)
 			return err;
 		if (nat_thread_regs(t, &regs) == 0) {
@@ -309,7 +320,13 @@ static void rec_print(struct recorder *rec, const struct bt_bundle *b,
 			 tr->name, (int) tr->tid);
 		break;
 	default:
-		snprintf(why, sizeof(why), "%s", bt_trigger_name(tr->kind));
+		/* A fork child's (--inherit) says whose it is.  */
+		if (b->pid != rec->pid)
+			snprintf(why, sizeof(why), "%s of process %d",
+				 bt_trigger_name(tr->kind), (int) b->pid);
+		else
+			snprintf(why, sizeof(why), "%s",
+				 bt_trigger_name(tr->kind));
 	}
 	fprintf(log, "ptstub: snapshot %u: %s, %zu thread%s, %zu bytes, %s\n",
 		b->trigger.sequence, why, b->nthreads,
@@ -320,6 +337,7 @@ static void rec_print(struct recorder *rec, const struct bt_bundle *b,
 int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 		 const struct rec_trigger *tr, int with_core)
 {
+	struct rec_space *sp = rec_space_of(rec, proc->pid);
 	struct rec_parts p;
 	struct bt_bundle b;
 	struct trace_cpu cpu;
@@ -335,7 +353,8 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	nat_maps_init(&p.maps);
 	err = rec_threads(proc, &p);
 	if (!err)
-		err = rec_memory(proc, &p, with_core, rec->nsideband);
+		err = rec_memory(proc, &p, with_core,
+				 sp ? sp->nsideband : 0);
 	if (!err && with_core) {
 		err = rec_core(proc, tr, &p);
 		auxv = rec_auxv(proc->pid, &p);
@@ -375,7 +394,8 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	}
 	b.exe = p.exe[0] ? p.exe : NULL;
 	b.mappings = p.mappings;
-	b.nmappings = rec_sideband_gone(rec, p.mappings, p.nmappings);
+	b.nmappings = sp ? rec_sideband_gone(sp, p.mappings, p.nmappings)
+		: p.nmappings;
 	b.pages = p.pages;
 	b.npages = p.npages;
 	b.core_threads = p.core;
@@ -384,9 +404,20 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	b.ncore_pages = p.nmemory;
 	b.auxv = auxv ? p.auxv : NULL;
 	b.auxv_size = auxv;
-	b.sideband = rec->sideband;
-	b.nsideband = rec->nsideband;
 	rec_full_fill(rec, &b);
+	/* An exec is placed in the trace of the thread that made it (the
+	   process's only one then, with its id).  */
+	if (sp && sp->nsideband) {
+		uint64_t start = 0;
+
+		for (size_t i = 0; i < p.nthreads; i++)
+			if (p.threads[i].tid == proc->pid)
+				start = p.start[i];
+		p.sideband = rec_sideband_for(sp, proc->pid, start,
+					      b.threads != p.threads);
+		b.sideband = p.sideband;
+		b.nsideband = p.sideband ? sp->nsideband : 0;
+	}
 
 	file = rec_output_name(rec->opts.output, rec->snapshots);
 	err = bt_bundle_encode(&b, &data, &size);

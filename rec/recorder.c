@@ -59,7 +59,6 @@ int rec_init(struct recorder *rec, struct nat_target *target,
 	target->on_new_thread = rec_new_thread;
 	target->on_new_thread_ctx = rec;
 	target->on_map_change = rec_map_change;
-	nat_maps_init(&rec->known);
 
 	/* SIGUSR2 asks for a snapshot; SIGINT and SIGTERM end an attached
 	   recording.  They come through a signalfd so that the wait for the
@@ -83,11 +82,11 @@ void rec_fini(struct recorder *rec)
 		timer_delete(rec->timer);
 	if (rec->sigfd >= 0)
 		close(rec->sigfd);
-	for (size_t i = 0; i < rec->nsideband; i++)
-		free(rec->sideband_paths[i]);
-	free(rec->sideband_paths);
-	free(rec->sideband);
-	nat_maps_fini(&rec->known);
+	for (size_t i = 0; i < rec->nspaces; i++)
+		rec_space_free(rec->spaces[i]);
+	free(rec->spaces);
+	rec->spaces = NULL;
+	rec->nspaces = 0;
 	rec_full_fini(rec);
 }
 
@@ -119,6 +118,7 @@ static int rec_trace_process(struct recorder *rec, struct nat_process *proc)
 int rec_start(struct recorder *rec, char *const argv[])
 {
 	struct nat_process *proc;
+	struct rec_space *sp;
 	int status, err;
 
 	err = nat_create_inferior(rec->target, argv, &rec->pid, &status);
@@ -131,8 +131,11 @@ int rec_start(struct recorder *rec, char *const argv[])
 	}
 	proc = nat_find_process(rec->target, rec->pid);
 	err = rec_trace_process(rec, proc);
+	sp = rec_space_new(rec, rec->pid, NULL);
+	if (!err && !sp)
+		err = -pse_nomem;
 	if (!err)
-		err = rec_sideband_add(rec, bts_exec, rec->pid, NULL);
+		err = rec_sideband_add(sp, bts_exec, rec->pid, NULL);
 	return err;
 }
 
@@ -146,6 +149,8 @@ int rec_attach(struct recorder *rec, pid_t pid)
 		return err;
 	}
 	rec->pid = pid;
+	if (!rec_space_new(rec, pid, NULL))
+		return -pse_nomem;
 	return rec_trace_process(rec, nat_find_process(rec->target, pid));
 }
 
@@ -225,9 +230,10 @@ static void rec_take(struct recorder *rec, struct nat_process *proc,
 		     uint32_t kind, pid_t tid, int sig, int core)
 {
 	struct rec_trigger t = { kind, tid, sig, 0, NULL };
+	struct rec_space *sp = rec_space_of(rec, proc->pid);
 
-	if (kind == btt_function) {
-		t.address = rec->trigger_addr;
+	if (kind == btt_function && sp) {
+		t.address = sp->trigger_addr;
 		t.name = rec->opts.trigger;
 	}
 	rec_full_drain(rec);
@@ -238,10 +244,9 @@ static void rec_take(struct recorder *rec, struct nat_process *proc,
 	/* A --full bundle is the whole story: with the core, GDB can look
 	   at it through --postmortem too.  */
 	rec_snapshot(rec, proc, &t, core || rec->opts.full);
-	/* The program's last bundle (a fork child's crash is not).  */
-	if (proc->pid == rec->pid &&
-	    (rec->opts.full || kind == btt_signal || kind == btt_exit))
-		rec->final_taken = 1;
+	/* The process's last bundle: no other at its exit.  */
+	if (sp && (rec->opts.full || kind == btt_signal || kind == btt_exit))
+		sp->final_taken = 1;
 }
 
 /* The program is about to die of SIG in THREAD: its last snapshot, with
@@ -256,33 +261,38 @@ static void rec_crash(struct recorder *rec, struct nat_thread *thread, int sig)
 			nat_btrace_disable(rec->target, t);
 }
 
-static int rec_function_hit(struct recorder *rec, struct nat_thread *thread)
+/* Entry to the --trigger function in THREAD: each process counts its
+   own entries (a fork child from the fork) and snapshots at its Nth.  */
+static int rec_function_hit(struct recorder *rec, struct rec_space *sp,
+			    struct nat_thread *thread)
 {
 	struct nat_process *proc = thread->proc;
 
-	if (++rec->trigger_hits == rec->opts.trigger_count) {
+	if (++sp->trigger_hits == rec->opts.trigger_count) {
 		rec_take(rec, proc, btt_function, thread->tid, 0, 0);
-		nat_remove_breakpoint(proc, rec->trigger_addr);
-		rec->trigger_addr = 0;
+		nat_remove_breakpoint(proc, sp->trigger_addr);
+		sp->trigger_addr = 0;
 		return 0;
 	}
 	return nat_step_over_breakpoint(rec->target, thread);
 }
 
-int rec_arm_trigger(struct recorder *rec)
+int rec_arm_trigger(struct recorder *rec, struct rec_space *sp)
 {
-	struct nat_process *proc = nat_find_process(rec->target, rec->pid);
+	struct nat_process *proc = sp ? nat_find_process(rec->target, sp->pid)
+		: NULL;
 	int err;
 
 	if (!rec->opts.trigger || !proc)
 		return 0;
-	err = rec_symbol_lookup(rec->pid, rec->opts.trigger,
-				&rec->trigger_addr);
+	err = rec_symbol_lookup(sp->pid, rec->opts.trigger,
+				&sp->trigger_addr);
 	if (err < 0) {
 		char link[64], exe[4096];
 		ssize_t n;
 
-		snprintf(link, sizeof(link), "/proc/%d/exe", (int) rec->pid);
+		sp->trigger_addr = 0;
+		snprintf(link, sizeof(link), "/proc/%d/exe", (int) sp->pid);
 		n = readlink(link, exe, sizeof(exe) - 1);
 		exe[n > 0 ? n : 0] = 0;
 		fprintf(rec->opts.log, "ptstub: --trigger=%s: %s\n",
@@ -294,13 +304,36 @@ int rec_arm_trigger(struct recorder *rec)
 				exe);
 		return -pse_notfound;
 	}
-	return nat_insert_breakpoint(proc, rec->trigger_addr);
+	return nat_insert_breakpoint(proc, sp->trigger_addr);
+}
+
+/* Where the exec of EV came in its thread's trace: what the ring had
+   recorded (the old program's last branches are in by now: the thread
+   stopped in the exec) and, with --full, what its stream holds.  */
+static void rec_exec_place(struct recorder *rec, struct rec_space *sp,
+			   const struct nat_event *ev)
+{
+	struct nat_thread *t = nat_find_thread(rec->target, ev->pid, ev->tid);
+	struct rec_exec_at at = { 0, 0, 0 };
+	struct nat_btrace_status st;
+
+	if (!t || !t->btrace || nat_btrace_status(t, &st) < 0)
+		return;
+	rec_full_drain(rec);
+	at.known = 1;
+	at.ring = st.recorded;
+	for (size_t i = 0; i < rec->nstreams; i++)
+		if (rec->streams[i].tid == ev->tid)
+			at.stream = rec->streams[i].len /
+				(rec->streams[i].bts ? 16 : 1);
+	rec_sideband_exec_at(sp, &at);
 }
 
 /* One event from the program: 1 when the main process is gone.  */
 static int rec_event(struct recorder *rec, const struct nat_event *ev,
 		     int *status)
 {
+	struct rec_space *sp = rec_space_of(rec, ev->pid);
 	struct nat_thread *thread;
 	struct nat_process *proc;
 
@@ -315,31 +348,40 @@ static int rec_event(struct recorder *rec, const struct nat_event *ev,
 	case nat_ev_forked:
 	case nat_ev_vforked:
 		proc = nat_find_process(rec->target, ev->child);
-		if (proc)
-			rec_trace_process(rec, proc);
+		if (!proc)
+			break;
+		rec_trace_process(rec, proc);
+		/* Its own side-band and trigger: the child counts its own
+		   entries, even where its parent's trigger already fired.  */
+		sp = rec_space_new(rec, proc->pid, sp);
+		if (sp && rec->opts.trigger)
+			rec_arm_trigger(rec, sp);
 		break;
 	case nat_ev_execd:
-		rec_sideband_add(rec, bts_exec, ev->tid, ev->path);
+		if (!sp)
+			break;
+		rec_sideband_add(sp, bts_exec, ev->tid, ev->path);
+		rec_exec_place(rec, sp, ev);
 		/* A new program: its function is elsewhere, if anywhere.  */
-		if (ev->pid == rec->pid && rec->trigger_addr)
-			rec_arm_trigger(rec);
+		if (sp->trigger_addr)
+			rec_arm_trigger(rec, sp);
 		break;
 	case nat_ev_stopped:
 		thread = nat_find_thread(rec->target, ev->pid, ev->tid);
 		if (!thread)
 			break;
 		if (ev->exiting) {
-			if (ev->pid == rec->pid && !rec->final_taken)
+			if (sp && !sp->final_taken)
 				rec_take(rec, thread->proc, rec->opts.full ?
 					 btt_full : btt_exit, ev->tid, 0, 0);
 			break;
 		}
 		if (ev->sig == SIGTRAP && ev->reason == nat_stop_swbreak &&
-		    rec->trigger_addr && ev->pid == rec->pid) {
-			rec_function_hit(rec, thread);
-			/* --full with a trigger: the recording ends there, the
-			   program goes on alone.  */
-			if (rec->final_taken) {
+		    sp && sp->trigger_addr) {
+			rec_function_hit(rec, sp, thread);
+			/* --full with the program's trigger: the recording
+			   ends there, the program goes on alone.  */
+			if (ev->pid == rec->pid && sp->final_taken) {
 				rec->want_detach = 1;
 				return 1;
 			}
@@ -366,7 +408,7 @@ int rec_run(struct recorder *rec, int *status)
 	int err;
 
 	*status = 0;
-	if (rec_arm_trigger(rec) < 0)
+	if (rec_arm_trigger(rec, rec_space_of(rec, rec->pid)) < 0)
 		return -pse_notfound;
 	rec_resume_all(rec, 0, 0);
 	for (;;) {
@@ -375,9 +417,16 @@ int rec_run(struct recorder *rec, int *status)
 			struct nat_process *proc;
 
 			nat_stop(rec->target);
-			proc = nat_find_process(rec->target, rec->pid);
-			for (; rec->want_snapshot && proc; rec->want_snapshot--)
-				rec_take(rec, proc, btt_request, 0, 0, 0);
+			/* Each traced process its own file: the program's
+			   first, then its children's.  */
+			for (; rec->want_snapshot; rec->want_snapshot--)
+				for (size_t i = 0; i < rec->nspaces; i++) {
+					proc = nat_find_process(rec->target,
+						rec->spaces[i]->pid);
+					if (proc)
+						rec_take(rec, proc, btt_request,
+							 0, 0, 0);
+				}
 			if (rec->want_drain)
 				rec_full_drain(rec);
 			rec->want_snapshot = 0;
@@ -398,11 +447,12 @@ int rec_run(struct recorder *rec, int *status)
 		}
 	}
 	/* Attached and told to stop, or nothing left to run.  */
-	if ((rec->opts.full || rec->opts.at_exit) && !rec->final_taken) {
+	for (size_t i = 0; (rec->opts.full || rec->opts.at_exit) &&
+	     i < rec->nspaces; i++) {
 		struct nat_process *proc = nat_find_process(rec->target,
-							    rec->pid);
+							    rec->spaces[i]->pid);
 
-		if (proc)
+		if (proc && !rec->spaces[i]->final_taken)
 			rec_take(rec, proc, rec->opts.full ? btt_full
 				 : btt_exit, 0, 0, 0);
 	}

@@ -23,12 +23,14 @@ struct bt_mapping;
 
 /* --full: one thread's whole trace.  */
 struct rec_stream {
-	pid_t tid;
+	pid_t pid, tid;
 	int bts;                   /* 16-byte blocks, oldest first */
 	uint8_t *data;
 	size_t len, cap;
 	uint64_t taken;            /* ring units (bytes, blocks) taken */
 	uint64_t lost;             /* units that wrapped away untaken */
+	uint8_t tail[16];          /* BTS: the open block at the last drain */
+	int has_tail;
 };
 
 struct rec_options {
@@ -54,6 +56,29 @@ struct rec_trigger {
 	const char *name;
 };
 
+/* Where in its thread's trace an exec came: the units (PT bytes, BTS
+   blocks) its ring had recorded, and (--full) its stream held.  */
+struct rec_exec_at {
+	int known;
+	uint64_t ring, stream;
+};
+
+/* One traced process: the program, and with --inherit each fork child.
+   Each has its own address space, so its own side-band, --trigger entry
+   count and last bundle; its snapshots are files of their own.  */
+struct rec_space {
+	pid_t pid;
+	uint64_t trigger_addr;     /* --trigger: where; 0 once it fired */
+	unsigned trigger_hits;     /* the entries seen so far */
+	int final_taken;           /* its crash, exit or --full bundle */
+	/* Exec and mapping changes, in order (version 2 side-band).  */
+	struct bt_sideband *sideband;
+	char **sideband_paths;
+	struct rec_exec_at *sideband_at;   /* an exec's place in its trace */
+	size_t nsideband, sideband_cap;
+	struct nat_maps known;     /* the mappings at the last change */
+};
+
 struct recorder {
 	struct nat_target *target;
 	struct rec_options opts;
@@ -63,17 +88,11 @@ struct recorder {
 	unsigned failed;           /* snapshots that could not be written */
 	int sigfd;                 /* signalfd: SIGUSR2, SIGINT, SIGTERM */
 	int want_snapshot, want_detach, want_drain;
-	int final_taken;           /* the crash, exit or --full bundle */
 	timer_t timer;             /* --full: when to drain the rings */
 	int has_timer;
-	/* --trigger: where, and the entries seen so far.  */
-	uint64_t trigger_addr;
-	unsigned trigger_hits;
-	/* Exec and mapping changes, in order (version 2 side-band).  */
-	struct bt_sideband *sideband;
-	char **sideband_paths;
-	size_t nsideband, sideband_cap;
-	struct nat_maps known;     /* the mappings at the last change */
+	/* The traced processes, the program first.  */
+	struct rec_space **spaces;
+	size_t nspaces;
 	/* --full: the trace kept so far per thread, and what was lost.  */
 	struct rec_stream *streams;
 	size_t nstreams;
@@ -97,23 +116,45 @@ int rec_run(struct recorder *rec, int *status);
 int rec_trace_thread(struct recorder *rec, struct nat_thread *thread);
 
 /* Write snapshot number rec->snapshots of PROC for TRIGGER (every thread
-   stopped); prints its line.  WITH_CORE adds registers and memory.  */
+   stopped); prints its line.  WITH_CORE adds registers and memory.  With
+   --inherit, each process's snapshot is a file of its own.  */
 int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 		 const struct rec_trigger *trigger, int with_core);
 
-/* Remember an exec or mapping change for the side-band.  */
-int rec_sideband_add(struct recorder *rec, uint32_t kind, pid_t tid,
+/* The space of process PID, or NULL if it is not traced.  */
+struct rec_space *rec_space_of(const struct recorder *rec, pid_t pid);
+
+/* A new traced process PID; a fork child starts with a copy of its
+   PARENT's side-band (their pasts are one), the program with none.  */
+struct rec_space *rec_space_new(struct recorder *rec, pid_t pid,
+				const struct rec_space *parent);
+void rec_space_free(struct rec_space *sp);
+
+/* Remember an exec or mapping change of SP for its side-band.  */
+int rec_sideband_add(struct rec_space *sp, uint32_t kind, pid_t tid,
 		     const char *path);
 
+/* The last event of SP (an exec) came when AT says in its thread's
+   trace.  */
+void rec_sideband_exec_at(struct rec_space *sp, const struct rec_exec_at *at);
+
+/* A copy of SP's side-band for a bundle (malloc'ed; its paths are SP's):
+   each exec's place is made one in the bundle's trace of its thread,
+   held in the ring from units START (or from the stream's start with
+   STREAM), its event's ADDRESS with SIZE 1, as bt_sideband says.  */
+struct bt_sideband *rec_sideband_for(const struct rec_space *sp,
+				     pid_t tid, uint64_t start, int stream);
+
 /* The emulator's hook: a traced thread TID changed its mappings; the
-   executable file mappings that came and went join the side-band.  */
+   executable file mappings that came and went join its process's
+   side-band.  */
 void rec_map_change(void *ctx, pid_t tid);
 
 /* Append to MAPS (N of them, room for rec->nsideband more) the code
    mappings the side-band saw that no longer overlap any of them (a
    library dlclose'd since): a trace that ran there still decodes.
    Returns the new count.  */
-size_t rec_sideband_gone(const struct recorder *rec, struct bt_mapping *maps,
+size_t rec_sideband_gone(const struct rec_space *sp, struct bt_mapping *maps,
 			 size_t n);
 
 /* The file of snapshot N: FILE, then FILE.1, FILE.2, ... (malloc'ed).  */
@@ -128,8 +169,9 @@ int rec_output_write(const char *path, const void *data, size_t size);
    relocated by where the program is mapped); -pse_notfound.  */
 int rec_symbol_lookup(pid_t pid, const char *name, uint64_t *addr);
 
-/* Set the --trigger breakpoint in the program (after start or exec).  */
-int rec_arm_trigger(struct recorder *rec);
+/* Set the --trigger breakpoint in SP's process (after start, fork or
+   exec).  */
+int rec_arm_trigger(struct recorder *rec, struct rec_space *sp);
 
 /* --full (rec_full.c): move what each ring holds that was not taken yet
    into the thread's stream, counting what wrapped away meanwhile.  */

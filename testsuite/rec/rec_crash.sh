@@ -6,8 +6,13 @@
 # `bt` must equal GDB's own for the same crash live under gdbserver; the
 # call history must end in the function of frame #0, reverse-step must
 # walk back to the line before the crash (GDB's first reverse-step goes to
-# the start of the crashing line, the second to the line before), and
-# reverse-finish to the caller; a BTS recording too.  With --inherit, a fork
+# the start of the crashing line, the second to the line before; after
+# abort() in libc, reverse-continue to the crash line first), and
+# reverse-finish to the caller; the instruction history ends where the
+# thread stopped (reverse-stepi goes to its last instruction, record goto
+# begin and end come back); the auxiliary vector, registers, a local, the
+# code at the PC and the thread count equal gdbserver's live; GDB given
+# no program file finds it (exec-file); a BTS recording too.  With --inherit, a fork
 # child's crash is kept too (and without, it is not).  Skips without GDB
 # or gdbserver.
 set -u
@@ -31,7 +36,12 @@ bt_lines() {
 	grep '^#[0-9]' "$1"
 }
 
-# check PROG SIGNAL_NAME EXIT_STATUS CRASH_LINE_PATTERN
+# check PROG SIGNAL_NAME EXIT_STATUS CRASH_LINE_PATTERN FUNC VAR HOW
+# FUNC is the program's function the crash line is in, VAR one of its
+# locals.  HOW "step": frame #0 is FUNC, and two reverse-steps from the
+# crash go to the line before; "break": frame #0 is a library's (abort
+# from assert), and a breakpoint on the crash line and reverse-continue
+# get there first, then one reverse-step.
 check() {
 	prog=$build/testsuite/rec/$1
 	[ -x "$prog" ] || fail "$prog is not built"
@@ -54,11 +64,22 @@ check() {
 		"$tmp/rec.err" || fail "$1: no snapshot line: $(cat "$tmp/rec.err")"
 	[ -s "$bundle" ] || fail "$1: no bundle"
 
-	rstep="reverse-step
-reverse-step
-info line *\$pc
-reverse-finish"
-	[ -n "$4" ] || rstep=
+	line=$(grep -n "$4" "${top_srcdir:-.}/testsuite/rec/$1.c" | cut -d: -f1)
+	[ -n "$line" ] || fail "$1: no line '$4' in its source"
+	back=reverse-step
+	[ "$7" = break ] && back="break $1.c:$line
+reverse-continue
+delete"
+	# What a stopped process shows, the same live and post-mortem: the
+	# auxiliary vector, registers, a local, the code at the PC (from the
+	# mapped file: the core has no copy of it), the threads.
+	state="echo ==state==\n
+info auxv
+info registers rip rsp rbp
+frame function $5
+print $6
+x/2i \$pc
+print \$_inferior_thread_count"
 	cat >"$tmp/pm.gdb" <<EOF2
 set pagination off
 set confirm off
@@ -68,10 +89,23 @@ echo ==history==\n
 record btrace pt
 record function-call-history
 echo ==rstep==\n
-$rstep
+$back
+reverse-step
+info line *\$pc
+reverse-finish
+echo ==insn==\n
+record goto end
+record instruction-history
+print/x \$pc
+reverse-stepi
+print/x \$pc
+record goto begin
+record goto end
+print/x \$pc
 echo ==cont==\n
 record stop
 continue
+$state
 EOF2
 	timeout 120 "$gdb" -batch -nx -x "$tmp/pm.gdb" "$prog" \
 		>"$tmp/pm.log" 2>&1 || fail "$1: GDB on the post-mortem image: $(tail -5 "$tmp/pm.log")"
@@ -82,6 +116,7 @@ set confirm off
 target remote | env -i PTSTUB_TEST=1 $gdbserver --no-startup-with-shell - $prog
 continue
 bt
+$state
 kill
 EOF2
 	timeout 120 "$gdb" -batch -nx -x "$tmp/live.gdb" "$prog" \
@@ -89,7 +124,7 @@ EOF2
 
 	sed -n '1,/==history==/p' "$tmp/pm.log" >"$tmp/pm.bt"
 	bt_lines "$tmp/pm.bt" >"$tmp/pm.frames"
-	bt_lines "$tmp/live.log" >"$tmp/live.frames"
+	sed -n '1,/==state==/p' "$tmp/live.log" | grep '^#[0-9]' >"$tmp/live.frames"
 	[ -s "$tmp/live.frames" ] || fail "$1: gdbserver gave no bt: $(cat "$tmp/live.log")"
 	diff -u "$tmp/live.frames" "$tmp/pm.frames" >"$tmp/bt.diff" ||
 		fail "$1: bt differs from gdbserver's: $(cat "$tmp/bt.diff")"
@@ -101,27 +136,58 @@ EOF2
 	[ -n "$f0" ] && [ "$last" = "$f0" ] ||
 		fail "$1: the call history ends in '$last', frame #0 is '$f0'"
 
-	if [ -n "$4" ]; then
-		want=$(grep -n "$4" "${top_srcdir:-.}/testsuite/rec/$1.c" | cut -d: -f1)
-		want=$((want - 1))
-		grep -q "^Line $want of " "$tmp/pm.log" ||
-			fail "$1: reverse-step did not reach line $want: $(sed -n '/==rstep==/,$p' "$tmp/pm.log")"
-	fi
-	if [ -n "$4" ]; then
-		# reverse-finish: back to the call, in frame #1's function.
-		f1=$(sed -n 2p "$tmp/pm.frames" | sed -E 's/^#1 +(0x[0-9a-f]+ in )?//; s/ .*//')
-		sed -n '/^Line /,/==cont==/p' "$tmp/pm.log" |
-			grep -Eq "^(0x[0-9a-f]+ in )?$f1 \(" ||
-			fail "$1: reverse-finish did not return to $f1: $(sed -n '/==rstep==/,$p' "$tmp/pm.log")"
-	fi
+	# Back to the crash line, then reverse-step: the line before.
+	sed -n '/==rstep==/,/==insn==/p' "$tmp/pm.log" >"$tmp/rstep"
+	grep -q "^Line $((line - 1)) of " "$tmp/rstep" ||
+		fail "$1: reverse-step did not reach line $((line - 1)): $(cat "$tmp/rstep")"
+	# reverse-finish: back to the call, in the caller of FUNC.
+	caller=$(sed -n "/ $5 (/{n;p;q}" "$tmp/pm.frames" |
+		sed -E 's/^#[0-9]+ +(0x[0-9a-f]+ in )?//; s/ .*//')
+	[ -n "$caller" ] || fail "$1: no caller of $5 in bt"
+	sed -n '/^Line /,$p' "$tmp/rstep" | grep -Eq "^(0x[0-9a-f]+ in )?$caller \(" ||
+		fail "$1: reverse-finish did not return to $caller: $(cat "$tmp/rstep")"
+
+	# The instruction history ends where the thread stopped; reverse-stepi
+	# goes to its last instruction; record goto begin and end come back.
+	sed -n '/==insn==/,/==cont==/p' "$tmp/pm.log" >"$tmp/insn"
+	grep -E '^\$[0-9]+ = 0x' "$tmp/insn" | sed 's/.* = //' >"$tmp/pcs"
+	[ "$(wc -l <"$tmp/pcs")" = 3 ] || fail "$1: not three PCs: $(cat "$tmp/insn")"
+	pc=$(sed -n 1p "$tmp/pcs")
+	stepped=$(sed -n 2p "$tmp/pcs")
+	lastinsn=$(grep -E '^[0-9]+	 +(=> )?0x' "$tmp/insn" | tail -1 |
+		sed -E 's/^[0-9]+	 *(=> )?0x0*([0-9a-f]+).*/0x\2/')
+	[ "$stepped" = "$lastinsn" ] && [ "$pc" != "$stepped" ] ||
+		fail "$1: reverse-stepi from $pc went to $stepped, the history's last instruction is $lastinsn"
+	[ "$(sed -n 3p "$tmp/pcs")" = "$pc" ] ||
+		fail "$1: record goto begin, end: at $(sed -n 3p "$tmp/pcs"), not $pc"
+	# The trace starts with the thread: at the program's entry, or for
+	# a second thread where clone3 returns in it.
+	grep -Eq "^#0  (0x[0-9a-f]* in )?(_start|clone3) \(\)" "$tmp/insn" ||
+		fail "$1: record goto begin is not the thread's start: $(cat "$tmp/insn")"
+
 	grep -q "E.the process is a post-mortem image" "$tmp/pm.log" ||
 		fail "$1: continue was not refused: $(sed -n '/==cont==/,$p' "$tmp/pm.log")"
-	echo "PASS: $1 ($(wc -l <"$tmp/pm.frames") frames, history ends in $last)"
+
+	# The stopped process's state as gdbserver shows it.
+	sed -n '/^==state==/,$p' "$tmp/pm.log" | grep -v "^\[Inferior" >"$tmp/pm.state"
+	sed -n '/^==state==/,$p' "$tmp/live.log" | grep -v "^\[Inferior" >"$tmp/live.state"
+	grep -q '^\$[0-9]* = ' "$tmp/live.state" ||
+		fail "$1: gdbserver printed no $6: $(cat "$tmp/live.state")"
+	sed -i 's/^\$[0-9]* = /$ = /' "$tmp/pm.state" "$tmp/live.state"
+	diff -u "$tmp/live.state" "$tmp/pm.state" >"$tmp/state.diff" ||
+		fail "$1: the stopped process differs from gdbserver's: $(cat "$tmp/state.diff")"
+	# GDB given no program finds it through the image's exec-file.
+	printf 'set pagination off\ntarget remote | %s --postmortem %s -\nbt\n' \
+		"$stub" "$bundle" >"$tmp/nofile.gdb"
+	timeout 120 "$gdb" -batch -nx -x "$tmp/nofile.gdb" >"$tmp/nofile.log" 2>&1
+	grep '^#[0-9]' "$tmp/nofile.log" | diff -u "$tmp/pm.frames" - >"$tmp/nofile.diff" ||
+		fail "$1: without the program, bt differs: $(cat "$tmp/nofile.diff")"
+	echo "PASS: $1 ($(wc -l <"$tmp/pm.frames") frames, history ends in $last, $(grep -c . "$tmp/pm.state") lines of state)"
 }
 
-check crash_chain SIGSEGV 139 "the crash"
-check crash_assert SIGABRT 134 ""
-check crash_thread SIGSEGV 139 "the crash"
+check crash_chain SIGSEGV 139 "the crash" level3 before step
+check crash_assert SIGABRT 134 "assert(doubled" check doubled break
+check crash_thread SIGSEGV 139 "the crash" deref step step
 
 # --inherit: the child's crash, in the child's bundle; the parent's
 # output and status as without ptstub.

@@ -4,8 +4,10 @@
 # with the program's output and exit status what they are without
 # ptstub; --trigger=FUNC --trigger-count=N snapshots at the Nth entry;
 # --at-exit at the end; a library dlclose'd before a snapshot still
-# decodes (side-band); --full up to a trigger equals, in GDB's own call
-# history, the trace a GDB session records over the same run.
+# decodes (side-band); --attach to a running program; --full with a ring
+# too small reports what it lost; --full up to a trigger equals, in
+# GDB's own call history, the trace a GDB session records over the same
+# run.
 set -u
 build=${top_builddir:-.}
 stub=${PTSTUB:-$build/ptstub}
@@ -112,6 +114,75 @@ grep -q "(0 gaps)" "$tmp/d.info" || fail "dlclose: $(cat "$tmp/d.info")"
 grep -q "	__cos" "$tmp/d.hist" ||
 	fail "dlclose: no call of cos in the history: $(grep -c . "$tmp/d.hist") lines"
 echo "PASS: a dlclose'd library's code decodes from the side-band"
+
+# --attach to a running loop, with --at-exit: SIGUSR2 gives a snapshot,
+# SIGTERM ends the recording with one more; the loop, detached, runs on
+# to its end with its output and status as without ptstub.
+"$prog" 40 50000 >"$tmp/a.out" &
+lpid=$!
+for i in $(seq 1 100); do
+	grep -q "^round 2 " "$tmp/a.out" && break
+	sleep 0.05
+done
+"$stub" record --at-exit -o "$tmp/a.ptb" --attach "$lpid" 2>"$tmp/a.err" &
+rpid=$!
+# tracer PID: who traces the loop now.
+tracer() {
+	sed -n 's/^TracerPid:[	 ]*//p' "/proc/$lpid/status" 2>/dev/null
+}
+for i in $(seq 1 200); do
+	[ "$(tracer)" = "$rpid" ] && break
+	sleep 0.05
+done
+[ "$(tracer)" = "$rpid" ] || fail "--attach: not attached: $(cat "$tmp/a.err")"
+n=$(grep -c "^round " "$tmp/a.out")
+for i in $(seq 1 100); do
+	[ "$(grep -c "^round " "$tmp/a.out")" -ge $((n + 2)) ] && break
+	sleep 0.05
+done
+kill -USR2 "$rpid"
+for i in $(seq 1 200); do
+	grep -q "^ptstub: snapshot 0: " "$tmp/a.err" && break
+	sleep 0.05
+done
+kill -TERM "$rpid"
+wait "$rpid"
+status=$?
+rpid=
+[ "$status" = 0 ] || fail "--attach: ptstub exits $status: $(cat "$tmp/a.err")"
+[ "$(tracer)" = 0 ] || fail "--attach: the loop is still traced"
+wait "$lpid"
+status=$?
+"$prog" 40 >"$tmp/a.native"
+[ "$status" = "$?" ] || fail "--attach: the loop exits $status"
+cmp -s "$tmp/a.native" "$tmp/a.out" || fail "--attach: the loop's output differs"
+grep -q "^ptstub: snapshot 0: request, 1 thread, [0-9]* bytes, $tmp/a.ptb\$" \
+	"$tmp/a.err" || fail "--attach: $(cat "$tmp/a.err")"
+grep -q "^ptstub: snapshot 1: exit, 1 thread, [0-9]* bytes, $tmp/a.ptb.1\$" \
+	"$tmp/a.err" || fail "--attach --at-exit: $(cat "$tmp/a.err")"
+for f in a.ptb a.ptb.1; do
+	"$tool" info "$tmp/$f" | grep -q "(Thread $lpid\.$lpid)\.$" ||
+		fail "--attach: $f is not the loop's"
+	"$tool" call-history --size=0 "$tmp/$f" 2>&1 | grep -q "	work$" ||
+		fail "--attach: $f: no call of work"
+done
+echo "PASS: --attach, SIGUSR2, SIGTERM: the loop runs on undisturbed"
+
+# --full with a ring too small for what runs between two drains (BTS:
+# 256 blocks, filled in well under a drain's 200 ms even on a loaded
+# machine): the lost blocks are reported for the thread, marked in the
+# bundle, and the trace decodes with a gap where they were, not with
+# the blocks on both sides joined.
+"$stub" record --format=bts --full --size=4K -o "$tmp/l.ptb" -- "$prog" 200 \
+	>/dev/null 2>"$tmp/l.err"
+grep -q "^ptstub: thread [0-9]*: [1-9][0-9]* trace blocks could not be kept (the ring of 4096 bytes wrapped before it was drained; try a larger --size)\$" \
+	"$tmp/l.err" || fail "--full, a small ring: $(cat "$tmp/l.err")"
+"$tool" info "$tmp/l.ptb" >"$tmp/l.info" 2>&1 || fail "--full, a small ring: $(cat "$tmp/l.info")"
+grep -q "bytes of blocks, some lost" "$tmp/l.info" ||
+	fail "--full, a small ring: not marked: $(cat "$tmp/l.info")"
+grep -q "([1-9][0-9]* gaps)" "$tmp/l.info" ||
+	fail "--full, a small ring: no gap: $(cat "$tmp/l.info")"
+echo "PASS: --full with a small ring: what was lost is reported and marked"
 
 # --full up to checkpoint's entry against a GDB session stopped at the
 # same place.  The same environment and no output before it: the
