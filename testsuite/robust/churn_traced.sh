@@ -4,13 +4,9 @@
 # goes on) and record btrace enables tracing on it; the threads then run
 # and exit while main goes on creating more.  The program must get every
 # sum right, GDB its stop at done, and main's trace must decode without
-# a decode error.
-#
-# Expected to fail (XFAIL_TESTS): with several threads traced, main's
-# trace around clone has decode errors ("trace stream does not match
-# query", "bad compressed return" in __clone_internal,
-# __pthread_mutex_unlock_usercnt), a wrong trace rather than an honest
-# gap; doc/robustness.md says what is known.
+# a decode error.  (It failed until threads that run through a trap
+# site another thread had lifted were stopped at the site's syscall:
+# main's trace around clone had decode errors.)
 set -u
 . "${top_srcdir:-.}/testsuite/robust/lib.sh"
 need_gdb

@@ -6,9 +6,6 @@ robust_tests = testsuite/robust/save_errors.sh testsuite/robust/progress.sh \
 	testsuite/robust/churn.sh testsuite/robust/churn_traced.sh \
 	testsuite/robust/no_expand.sh
 TESTS += $(robust_tests)
-# Main's trace has decode errors when every new thread is traced: see
-# doc/robustness.md.
-XFAIL_TESTS = testsuite/robust/churn_traced.sh
 EXTRA_DIST += $(robust_tests) testsuite/robust/lib.sh \
 	testsuite/robust/kill_mid_qxfer.py
 
