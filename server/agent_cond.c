@@ -1,5 +1,6 @@
 /* Breakpoint conditions and commands by address (see agent_cond.h).  */
 #include "server/agent_cond.h"
+#include "common/ps_array.h"
 #include "common/ps_error.h"
 
 #include <stdbool.h>
@@ -68,19 +69,6 @@ static void ax_entry_drop_if_empty(struct ax_cond_list *list,
 		ax_conds_clear(list, e->addr);
 }
 
-static int ax_conds_grow(struct ax_cond_list *list)
-{
-	size_t cap = list->cap ? 2 * list->cap : 8;
-	struct ax_cond_entry *grown;
-
-	grown = realloc(list->entries, cap * sizeof(*grown));
-	if (!grown)
-		return -pse_nomem;
-	list->entries = grown;
-	list->cap = cap;
-	return 0;
-}
-
 /* Replace the conditions (CMDS 0) or the commands (CMDS 1) at ADDR.  */
 static int ax_entry_set(struct ax_cond_list *list, uint64_t addr, int cmds,
 			struct ax_expr **exprs, size_t count, int persist)
@@ -97,7 +85,7 @@ static int ax_entry_set(struct ax_cond_list *list, uint64_t addr, int cmds,
 	if (!e && !count)
 		return 0;
 	err = -pse_nomem;
-	if (!e && list->count == list->cap && ax_conds_grow(list) < 0)
+	if (!e && PS_ARRAY_RESERVE(list->entries, list->cap, list->count + 1))
 		goto drop;
 	if (count) {
 		copy = malloc(count * sizeof(*copy));
@@ -197,21 +185,13 @@ struct ax_expr_vec {
 static int ax_vec_parse(struct ax_expr_vec *vec, const char **p,
 			const char *end)
 {
-	if (vec->n == vec->cap) {
-		size_t ncap = vec->cap ? 2 * vec->cap : 4;
-		struct ax_expr **grown = realloc(vec->v, ncap * sizeof(*grown));
+	int err;
 
-		if (!grown)
-			return -pse_nomem;
-		vec->v = grown;
-		vec->cap = ncap;
-	}
-	{
-		int err = ax_parse(p, end, &vec->v[vec->n]);
-
-		if (err < 0)
-			return err;
-	}
+	if (PS_ARRAY_RESERVE(vec->v, vec->cap, vec->n + 1))
+		return -pse_nomem;
+	err = ax_parse(p, end, &vec->v[vec->n]);
+	if (err < 0)
+		return err;
 	vec->n++;
 	return 0;
 }

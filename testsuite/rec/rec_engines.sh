@@ -10,27 +10,10 @@
 # ptrace engine cannot pass for agreement, and each bundle is the
 # thread's exit (not a thread the engine lost on the way).
 set -u
-build=${top_builddir:-.}
-stub=${PTSTUB:-$build/ptstub}
-tool=$build/ptbtrace
+. "${top_srcdir:-.}/testsuite/rec/lib.sh"
 prog=$build/testsuite/rec/loop
 runs=${REC_ENGINES_RUNS:-5}
-tmp=$(mktemp -d)
-rpid=
-cleanup() {
-	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-for f in "$stub" "$tool" "$prog"; do
-	[ -x "$f" ] || fail "$f is not built"
-done
+need_built "$stub" "$tool" "$prog"
 
 # record ENGINE FORMAT OUT ARGS...: a whole run, its bundle decoded.
 record() {

@@ -10,26 +10,9 @@
 # output (its lines sorted: two processes write them) and exit status are
 # what they are without ptstub.  (A child's crash: rec_crash.sh.)
 set -u
-build=${top_builddir:-.}
-stub=${PTSTUB:-$build/ptstub}
-tool=$build/ptbtrace
+. "${top_srcdir:-.}/testsuite/rec/lib.sh"
 prog=$build/testsuite/rec/fork_loop
-tmp=$(mktemp -d)
-rpid=
-cleanup() {
-	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-for f in "$stub" "$tool" "$prog"; do
-	[ -x "$f" ] || fail "$f is not built"
-done
+need_built "$stub" "$tool" "$prog"
 
 # same WHAT: the run's sorted output and status are the native run's.
 same() {

@@ -8,25 +8,9 @@
 # Bad command lines (an unknown --trigger function, a missing program, a
 # bad size, a missing bundle) are refused with their cause.
 set -u
-build=${top_builddir:-.}
-stub=${PTSTUB:-$build/ptstub}
+. "${top_srcdir:-.}/testsuite/rec/lib.sh"
 prog=$build/testsuite/rec/loop
-tmp=$(mktemp -d)
-rpid=
-cleanup() {
-	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-for f in "$stub" "$prog"; do
-	[ -x "$f" ] || fail "$f is not built"
-done
+need_built "$stub" "$prog"
 "$prog" 12 40000 >"$tmp/native.out"
 native=$?
 

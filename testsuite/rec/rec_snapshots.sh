@@ -9,27 +9,10 @@
 # GDB's own call history, the trace a GDB session records over the same
 # run.
 set -u
-build=${top_builddir:-.}
-stub=${PTSTUB:-$build/ptstub}
-tool=$build/ptbtrace
+. "${top_srcdir:-.}/testsuite/rec/lib.sh"
 prog=$build/testsuite/rec/loop
 gdb=${GDB:-gdb}
-tmp=$(mktemp -d)
-rpid=
-cleanup() {
-	[ -n "$rpid" ] && kill "$rpid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-fail() {
-	echo "FAIL: $*"
-	exit 1
-}
-
-for f in "$stub" "$tool" "$prog"; do
-	[ -x "$f" ] || fail "$f is not built"
-done
+need_built "$stub" "$tool" "$prog"
 
 # Three SIGUSR2, each once the program has printed more rounds.
 "$prog" 30 50000 >"$tmp/native.out"
