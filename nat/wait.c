@@ -101,9 +101,10 @@ static void nat_poke_pc(pid_t tid, uint64_t pc)
 	       (void *) offsetof(struct user_regs_struct, rip), (void *) pc);
 }
 
-/* An int3 trap at PC with no int3 there any more: one of ours, removed
-   while the thread's stop was still uncollected (a non-stop z0 races
-   other threads' hits).  The program's own int3 is still in memory.  */
+/* An int3 trap (SI_KERNEL: a step over `syscall` ends in TRAP_BRKPT
+   too) at PC with no int3 there any more: one of ours, removed while
+   the thread's stop was still uncollected (a non-stop z0 races other
+   threads' hits).  The program's own int3 is still in memory.  */
 static bool nat_int3_was_removed(pid_t tid, uint64_t pc)
 {
 	long word;
@@ -144,7 +145,8 @@ static int nat_classify_trap(struct nat_target *target,
 		const struct int3_site *site = int3_lookup(&proc->int3s, pc);
 
 		if ((site && (site->owners & int3_owner_gdb)) ||
-		    (!site && nat_int3_was_removed(thread->tid, pc))) {
+		    (!site && si.si_code == SI_KERNEL &&
+		     nat_int3_was_removed(thread->tid, pc))) {
 			/* Report the breakpoint's address, as swbreak+ says.
 			   A hit on a breakpoint removed before its stop was
 			   collected is stale: nat_event_is_stale drops it.  */
