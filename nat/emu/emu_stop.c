@@ -3,6 +3,7 @@
 #include "nat/emu/cc.h"
 #include "nat/emu/emu_engine.h"
 #include "nat/emu/emu_signal.h"
+#include "nat/catch_syscall.h"
 #include "nat/int3_table.h"
 #include "nat/mem.h"
 #include "common/ps_error.h"
@@ -285,7 +286,8 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 	struct emu_thread *th = emu_thread_get(emu, tid);
 	struct user_regs_struct regs, before;
 	const struct int3_site *site;
-	int sig, err;
+	uint64_t nr;
+	int sig, err, entry;
 
 	*verdict = emu_report;
 	*how = emu_resume_cont;
@@ -318,8 +320,11 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		th->exiting = true;
 		return 0;
 	}
+	/* Only a syscall's entry: a walk resumed after an exec event first
+	   stops at execve's return, in the new image.  */
 	if (sig == (SIGTRAP | 0x80) && th->mode == emu_mode_walk &&
-	    !(status >> 16)) {
+	    !(status >> 16) && nat_syscall_stop_info(tid, &nr, &entry) == 0 &&
+	    entry) {
 		err = emu_getregs(tid, &regs);
 		return err < 0 ? err
 			: emu_syscall_entry(emu, th, &regs, verdict, how);
