@@ -9,8 +9,6 @@
 #include "nat/emu/emu_engine.h"
 #include "nat/emu/emu_thread.h"
 
-#include <stdlib.h>
-
 bool cc_enter(struct cc *cc, struct emu_thread *th,
 	      struct user_regs_struct *regs)
 {
