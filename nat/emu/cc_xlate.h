@@ -102,9 +102,9 @@ struct cc_block {
 	uint16_t ret_pop;    /* cc_end_ret: bytes RET pops */
 	bool ind_call;       /* cc_end_ind: a call (JCC_TARGET: its return
 				address) */
-	/* The drain's shortcuts (cc.c), kept while the block lives (blocks
-	   are freed all at once): the block each way leads to, and the
-	   last target a lookup logged with its block.  */
+	/* The drain's shortcuts (cc_drain.c), kept while the block lives
+	   (blocks are freed all at once): the block each way leads to,
+	   and the last target a lookup logged with its block.  */
 	struct cc_block *next[2];
 	uint64_t last_target;
 	struct cc_block *last_next;

@@ -1,7 +1,7 @@
-/* The code-cache engine (nat/emu/cc.c) on real processes: a timer
-   signal landing in code running in the cache, a breakpoint inserted
-   into code already translated, registers and maps as the program and
-   GDB must see them at a stop, and the mappings gone after tracing.  */
+/* The code-cache engine's state and mappings (nat/emu/cc.c) on a real
+   process: the code chunk and the branch log are mapped, named, while
+   it records and removed when tracing goes off; blocks are translated
+   on demand and forgotten when GDB's breakpoints change.  */
 #include "testsuite/emu/emu_driver.h"
 #include "testsuite/emu/emu_test_main.h"
 #include "common/ps_error.h"
@@ -53,113 +53,48 @@ static int maps_count(pid_t pid, const char *what)
 	return n;
 }
 
-/* Whether ADDR lies in a file mapping of PID (the program's code, not
-   an anonymous cache).  */
-static bool in_file_mapping(pid_t pid, uint64_t addr)
-{
-	char path[64], line[512];
-	bool found = false;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
-	f = fopen(path, "r");
-	cr_assert_not_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long s, e;
-
-		if (sscanf(line, "%llx-%llx", &s, &e) == 2 && addr >= s &&
-		    addr < e)
-			found = strchr(line, '/') != NULL;
-	}
-	fclose(f);
-	return found;
-}
-
-/* A timer signal lands while the loop runs in the cache: it is
-   delivered at an original IP (the handler runs, as often as the
-   program counts) and the trace decodes with no gap.  */
-Test(cc, timer_signal_in_the_cache)
+/* A breakpoint's stop: the cache's two mappings are there and named,
+   blocks were translated into them; a second breakpoint flushes the
+   translations at the next entry; tracing off removes both mappings.  */
+Test(cc, mappings_and_translations)
 {
 	char prog[512];
 	struct drv_proc proc;
-	struct drv_ips pt;
-	struct drv_trace trace;
-	unsigned gaps, entries = 0;
-	uint64_t handler;
-
-	snprintf(prog, sizeof(prog), "%s/hot_timer", EMU_PROGDIR);
-	drv_ips_init(&pt);
-	drv_trace_init(&trace);
-	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
-	handler = drv_symbol(proc.pid, prog, "on_alarm");
-	cr_assert_neq(handler, 0);
-	cr_assert_eq(drv_emulate(&proc, &cache_engine, trace_format_pt,
-				 16u << 20, &trace), 0);
-	drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
-	drv_finish(&proc);
-	cr_expect_eq(gaps, 0);
-	cr_expect_eq(trace.status.gaps, 0);
-	cr_expect_null(trace.status.cc_fallback, "fell back: %s",
-		       trace.status.cc_fallback);
-	cr_expect_gt(trace.status.cc_branches, 1000,
-		     "the loop did not run in the cache (%llu branches)",
-		     (unsigned long long) trace.status.cc_branches);
-	cr_expect_geq(trace.status.cc_signals, 3,
-		      "%llu signals stopped it in the cache",
-		      (unsigned long long) trace.status.cc_signals);
-	cr_assert_gt(pt.count, 100);
-	cr_expect_eq(pt.ips[0], proc.entry);
-	for (size_t i = 0; i < pt.count; i++)
-		entries += pt.ips[i] == handler;
-	cr_expect_geq(entries, 3, "handler entered %u times", entries);
-	drv_trace_fini(&trace);
-	drv_ips_fini(&pt);
-}
-
-/* GDB's breakpoint at a function called in a loop stops it there; one
-   inserted then at the return address in code the cache already runs
-   stops it there too, at the original address, with the trace up to it
-   equal to single-step's.  The cache's mappings are named while it
-   records and gone afterwards.  */
-Test(cc, breakpoint_in_translated_code)
-{
-	char prog[512];
-	struct drv_proc proc;
-	struct drv_ips truth, pt;
 	struct user_regs_struct regs;
-	struct ps_buf raw;
+	struct emu_status st;
 	struct emu *emu;
-	uint64_t signs, ret_addr;
-	unsigned gaps;
-	size_t first = 0;
+	uint64_t signs, ret_addr, blocks;
 	int status;
 
 	snprintf(prog, sizeof(prog), "%s/loops", EMU_PROGDIR);
-	drv_ips_init(&truth);
-	drv_ips_init(&pt);
-	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
-	drv_truth(&proc, &truth);
-	drv_finish(&proc);
-
 	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
 	signs = drv_symbol(proc.pid, prog, "signs");
 	cr_assert_neq(signs, 0);
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem,
 			       &cache_engine), 0);
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1u << 20), 0);
+	cr_expect_eq(maps_count(proc.pid, "ptstub"), 0,
+		     "mappings before the cache ran");
 
-	/* The first call of signs: the first breakpoint.  */
 	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, signs,
 				 int3_owner_gdb), 0);
 	status = run_to_report(emu, proc.pid, 0);
 	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
-	cr_assert_eq(ptrace(PTRACE_GETREGS, proc.pid, 0, &regs), 0);
-	cr_assert_eq(regs.rip - 1, signs);
-	cr_expect_eq(regs.gs_base, 0);
-	cr_expect_gt(maps_count(proc.pid, "ptstub"), 0,
-		     "the cache's mappings are not there or not named");
+	cr_expect_geq(maps_count(proc.pid, "ptstub code cache"), 1);
+	cr_expect_geq(maps_count(proc.pid, "ptstub branch log"), 1);
+	cr_assert_eq(emu_status(emu, proc.pid, &st), 0);
+	cr_expect_null(st.cc_fallback, "fell back: %s", st.cc_fallback);
+	cr_expect_geq(st.cc_entries, 1);
+	cr_expect_gt(st.cc_blocks, 0);
+	cr_expect_geq(st.cc_bytes, st.cc_blocks,
+		      "%llu bytes for %llu blocks",
+		      (unsigned long long) st.cc_bytes,
+		      (unsigned long long) st.cc_blocks);
+	cr_expect_eq(st.cc_flushes, 0);
+	blocks = st.cc_blocks;
 
-	/* Past it, and a breakpoint where signs returns to.  */
+	/* A breakpoint where signs returns to: the translations go.  */
+	cr_assert_eq(ptrace(PTRACE_GETREGS, proc.pid, 0, &regs), 0);
 	regs.rip -= 1;
 	cr_assert_eq(ptrace(PTRACE_SETREGS, proc.pid, 0, &regs), 0);
 	cr_assert_eq(nat_mem_read(&proc.mem, regs.rsp, &ret_addr, 8), 8);
@@ -169,73 +104,13 @@ Test(cc, breakpoint_in_translated_code)
 				 int3_owner_gdb), 0);
 	status = run_to_report(emu, proc.pid, 0);
 	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
-	cr_assert_eq(ptrace(PTRACE_GETREGS, proc.pid, 0, &regs), 0);
-	cr_expect_eq(regs.rip - 1, ret_addr, "stopped at %#llx, not %#llx",
-		     regs.rip - 1, (unsigned long long) ret_addr);
-	cr_expect(in_file_mapping(proc.pid, regs.rip - 1));
-	cr_expect_eq(regs.gs_base, 0);
-
-	/* The trace so far is single-step's up to the first ret_addr.  */
-	while (first < truth.count && truth.ips[first] != ret_addr)
-		first++;
-	cr_assert_lt(first, truth.count);
-	ps_buf_init(&raw);
-	cr_assert_eq(emu_read_pt(emu, proc.pid, false, &raw), 0);
-	drv_decode_pt(&proc, &raw, &pt, &gaps);
-	cr_expect_eq(gaps, 0);
-	cr_expect_eq(pt.count, first, "decoded %zu instructions, want %zu",
-		     pt.count, first);
-	for (size_t i = 0; i < pt.count && i < first; i++)
-		if (pt.ips[i] != truth.ips[i]) {
-			cr_expect_fail("differs at %zu: %#llx, want %#llx", i,
-				       (unsigned long long) pt.ips[i],
-				       (unsigned long long) truth.ips[i]);
-			break;
-		}
+	cr_assert_eq(emu_status(emu, proc.pid, &st), 0);
+	cr_expect_geq(st.cc_flushes, 1, "no flush after a new breakpoint");
+	cr_expect_geq(st.cc_blocks, blocks);
 
 	/* Tracing off: the mappings go.  */
 	cr_assert_eq(emu_disable(emu, proc.pid), 0);
 	cr_expect_eq(maps_count(proc.pid, "ptstub"), 0);
 	emu_free(emu);
-	ps_buf_fini(&raw);
 	drv_finish(&proc);
-	drv_ips_fini(&truth);
-	drv_ips_fini(&pt);
-}
-
-/* A log of one page fills many times over (the guard page): each fill
-   is drained and the store restarted, and the trace still equals
-   single-step's.  */
-Test(cc, small_log_fills_and_restarts)
-{
-	char prog[512];
-	struct drv_proc proc;
-	struct drv_ips truth, pt;
-	struct drv_trace trace;
-	unsigned gaps;
-	long at;
-
-	snprintf(prog, sizeof(prog), "%s/bench_work", EMU_PROGDIR);
-	drv_ips_init(&truth);
-	drv_ips_init(&pt);
-	cr_assert_eq(drv_start(&proc, prog, "fib:16", "run"), 0);
-	drv_truth(&proc, &truth);
-	drv_finish(&proc);
-
-	drv_trace_init(&trace);
-	cr_assert_eq(drv_start(&proc, prog, "fib:16", "run"), 0);
-	cr_assert_eq(drv_emulate(&proc, &(struct emu_config) {
-				.engine = emu_engine_cache, .cache_log = 4096 },
-				 trace_format_pt, 16u << 20, &trace), 0);
-	drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
-	drv_finish(&proc);
-	cr_expect_geq(trace.status.cc_fills, 2, "%llu fills",
-		     (unsigned long long) trace.status.cc_fills);
-	cr_expect_eq(gaps, 0);
-	at = drv_first_diff(&truth, &pt);
-	cr_expect_eq(at, -1, "differs at %ld of %zu/%zu", at, truth.count,
-		     pt.count);
-	drv_trace_fini(&trace);
-	drv_ips_fini(&truth);
-	drv_ips_fini(&pt);
 }

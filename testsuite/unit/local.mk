@@ -115,6 +115,12 @@ unit_tests += testsuite/unit/cc_inject_test
 testsuite_unit_cc_inject_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/cc_blocks_test
 testsuite_unit_cc_blocks_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/cc_enter_test
+testsuite_unit_cc_enter_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/cc_drain_test
+testsuite_unit_cc_drain_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/cc_stop_test
+testsuite_unit_cc_stop_test_LDADD = $(UNIT_LIBS)
 
 # server/
 unit_tests += testsuite/unit/rsp_conn_test
@@ -276,6 +282,9 @@ testsuite_unit_emu_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 testsuite_unit_emu_stop_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 testsuite_unit_emu_read_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 testsuite_unit_cc_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
+testsuite_unit_cc_enter_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
+testsuite_unit_cc_drain_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
+testsuite_unit_cc_stop_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 
 # The fixtures the tests share.
 EXTRA_DIST += testsuite/unit/agent_fake.h testsuite/unit/debugregs_probe.h \

@@ -1,0 +1,142 @@
+/* The code cache's drain: the log a thread wrote while it ran in the
+   cache (one byte per conditional, eight per looked-up target) turned
+   into trace through the recorders of emu_thread.c (PT's primitives of
+   emu_pt.h straight when the thread records PT), then emptied.  Apart
+   from the rest of the engine because it is the one hot loop of ptstub
+   while the cache runs, and it only reads blocks.  */
+#define _GNU_SOURCE
+#include "nat/emu/cc_int.h"
+#include "nat/emu/emu_pt.h"
+#include "nat/emu/emu_thread.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The block the log goes on in after BLK: way TAKEN of a conditional,
+   else TARGET (found once per block and target, not per entry).  */
+static struct cc_block *cc_drain_next(struct cc *cc, struct cc_block *blk,
+				      bool taken, uint64_t target)
+{
+	struct cc_block *to;
+
+	if (blk->end == cc_end_cond) {
+		if (!blk->next[taken]) {
+			to = cc_blocks_find(&cc->bs, blk->ways[taken].target);
+			blk->next[taken] = to && to->size ? to : NULL;
+		}
+		return blk->next[taken];
+	}
+	if (blk->last_next && blk->last_target == target)
+		return blk->last_next;
+	to = cc_blocks_find(&cc->bs, target);
+	if (!to || !to->size)
+		return NULL;
+	blk->last_target = target;
+	blk->last_next = to;
+	return to;
+}
+
+/* One block's record up to its last branch, for a thread recording PT
+   (the primitives of emu_pt.h straight: the checks of emu_rec_* hold
+   for the whole log).  */
+static void cc_drain_pt_block(struct emu_thread *th,
+			      const struct cc_block *blk)
+{
+	struct emu_pt *pt = &th->pt;
+
+	if (th->ring.head - pt->psb_at >= pt->psb_period)
+		emu_pt_psb(pt, true, blk->start);
+	for (uint16_t e = 0; e < blk->nedges; e++)
+		if (blk->edges[e].call)
+			emu_pt_call(pt, blk->edges[e].from + blk->edges[e].len);
+}
+
+/* Turn N bytes of log into trace: each entry is the outcome of the
+   conditional (one byte) or the target of the lookup (eight) that ends
+   the block the thread was in.  False if the log does not fit the
+   blocks (never expected; the caller records a gap).  */
+static bool cc_drain_log(struct cc *cc, struct emu_thread *th,
+			 const uint8_t *buf, size_t n)
+{
+	struct cc_block *blk = cc_blocks_find(&cc->bs, cc->th.cur_ip);
+	bool pt = th->format == trace_format_pt && th->traced && th->on;
+	uint64_t insns = 0, branches = 0;
+	bool ok = true;
+
+	if (blk && !blk->size)
+		blk = NULL;
+	for (size_t i = 0; i < n;) {
+		uint64_t target = 0;
+		bool taken = false;
+
+		if (!blk || blk->end == cc_end_exit ||
+		    (blk->end != cc_end_cond && n - i < 8)) {
+			ok = false;
+			break;
+		}
+		insns += blk->ncopied + blk->nedges;
+		branches++;
+		if (pt) {
+			cc_drain_pt_block(th, blk);
+		} else {
+			emu_rec_psb(th, blk->start);
+			cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
+		}
+		if (blk->end == cc_end_cond) {
+			taken = buf[i++] != 0;
+			if (pt)
+				emu_pt_tnt(&th->pt, taken);
+			else
+				emu_rec_cond(th, blk->jcc_ip, taken,
+					     blk->jcc_target);
+		} else {
+			memcpy(&target, buf + i, 8);
+			i += 8;
+			if (pt && blk->end == cc_end_ret) {
+				emu_pt_ret(&th->pt, target);
+			} else if (pt) {
+				emu_pt_tip(&th->pt, target);
+				if (blk->ind_call)
+					emu_pt_call(&th->pt, blk->jcc_target);
+			} else if (blk->end == cc_end_ret) {
+				emu_rec_ret(th, blk->jcc_ip, target);
+			} else {
+				emu_rec_indirect(th, blk->jcc_ip, target,
+						 blk->jcc_target,
+						 blk->ind_call);
+			}
+		}
+		th->last_exec = blk->jcc_ip;
+		cc->th.cur_ip = blk->end == cc_end_cond ?
+			blk->ways[taken].target : target;
+		blk = cc_drain_next(cc, blk, taken, target);
+	}
+	cc->st.insns += insns;
+	cc->st.branches += branches;
+	return ok;
+}
+
+/* Turn the thread's log into trace, and empty it.  */
+bool cc_drain(struct cc *cc, struct emu_thread *th)
+{
+	uint64_t log = cc->th.data + cc_log_off, cursor;
+	uint64_t t0;
+	size_t n;
+	bool ok;
+
+	if (cc_peek(th->tid, cc->th.data + cc_ctl_cursor, &cursor, 8) < 0 ||
+	    cursor < log || cursor > log + cc->log_size)
+		return false;
+	n = (size_t) (cursor - log);
+	if (!n)
+		return true;
+	if (!cc->logbuf && !(cc->logbuf = malloc(cc->log_size)))
+		return false;
+	t0 = cc_now_ns();
+	if (cc_peek(th->tid, log, cc->logbuf, n) < 0)
+		return false;
+	ok = cc_drain_log(cc, th, cc->logbuf, n);
+	cc_poke(th->tid, cc->th.data + cc_ctl_cursor, &log, 8);
+	cc->st.drain_ns += cc_now_ns() - t0;
+	return ok;
+}

@@ -1,0 +1,125 @@
+/* The code-cache engine's insides, shared by its parts (cc.h says what
+   the engine does): the cache's state, the layout of its mappings in
+   the inferior, and the calls one part makes into another.  cc.c owns
+   the state and the mappings, cc_drain.c turns logs into trace,
+   cc_enter.c moves a thread into the cache and back to original IPs,
+   cc_stop.c handles the stops of a thread in the cache.  Internal to
+   these files.  */
+#ifndef NAT_EMU_CC_INT_H
+#define NAT_EMU_CC_INT_H
+
+#include "nat/emu/cc.h"
+#include "nat/emu/cc_blocks.h"
+#include "nat/emu/cc_xlate.h"
+#include "nat/emu/emu_thread.h"
+#include "common/ps_error.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <time.h>
+
+/* Code chunks are mapped near the code they copy (RIP-relative operands
+   must reach), each with a SYSCALL; INT3 at its start for later
+   injections.  */
+enum { cc_chunk_size = 4 << 20, cc_chunk_head = 16, cc_max_chunks = 64 };
+/* Per-thread data: the control page and lookup table (cc_xlate.h), the
+   log, a guard page.  */
+enum { cc_page = 4096, cc_log_default = 1 << 20,
+       cc_log_off = cc_ctl_table + cc_table_size * 16 };
+
+struct cc_chunk {
+	uint64_t addr, used;
+};
+
+struct cc_thread {
+	pid_t tid;
+	uint64_t data;       /* control page; the log follows */
+	uint64_t cur_ip;     /* the block the undrained log starts in */
+};
+
+struct cc {
+	struct emu *emu;
+	struct cc_chunk chunks[cc_max_chunks];
+	size_t nchunks;
+	uint64_t syscall_at;           /* in the first chunk */
+	struct cc_blocks bs;
+	uint8_t *logbuf;               /* a drained log */
+	struct cc_thread th;           /* the one thread it runs */
+	uint64_t skip;                 /* an IP not to enter at, once */
+	uint64_t sites_sig;            /* others' int3s at translation */
+	const char *fallback;
+	size_t log_size;               /* bytes of log per thread */
+	struct cc_status st;
+};
+
+/* Small and on every drain: inline, as they were when one file held
+   the engine.  */
+static inline uint64_t cc_data_size(const struct cc *cc)
+{
+	return cc_log_off + cc->log_size + cc_page;
+}
+
+static inline uint64_t cc_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t) ts.tv_sec * 1000000000ull + (uint64_t) ts.tv_nsec;
+}
+
+static inline int cc_peek(pid_t tid, uint64_t addr, void *buf, size_t len)
+{
+	struct iovec local = { buf, len }, remote = { (void *) addr, len };
+
+	return process_vm_readv(tid, &local, 1, &remote, 1, 0) ==
+		(ssize_t) len ? 0 : -pse_fault;
+}
+
+static inline int cc_poke(pid_t tid, uint64_t addr, const void *buf,
+			  size_t len)
+{
+	struct iovec local = { (void *) buf, len },
+		remote = { (void *) addr, len };
+
+	return process_vm_writev(tid, &local, 1, &remote, 1, 0) ==
+		(ssize_t) len ? 0 : -pse_fault;
+}
+
+/* The direct branches of BLK before its instruction K, and the last
+   instruction run before K.  */
+static inline void cc_rec_upto(struct emu_thread *th,
+			       const struct cc_block *blk, uint16_t k)
+{
+	for (uint16_t e = 0; e < blk->insns[k].edges; e++)
+		emu_rec_edge(th, &blk->edges[e]);
+	if (blk->insns[k].prev)
+		th->last_exec = blk->insns[k].prev;
+}
+
+/* cc.c: a signature of others' int3s (GDB's breakpoints; a block never
+   copies one), whether the block at IP may be copied, and the block at
+   START, translated now if need be (NULL if it cannot be taken).  */
+uint64_t cc_sites_sig(const struct cc *cc);
+bool cc_may_copy(void *ctx, uint64_t ip);
+struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start);
+/* cc.c: the per-thread data mapping (control page, log, guard page) of
+   stopped thread TID, made if need be.  */
+int cc_thread_data(struct cc *cc, pid_t tid);
+
+/* cc_drain.c: turn the thread's log into trace, and empty it; false if
+   it could not be read or does not fit the blocks.  */
+bool cc_drain(struct cc *cc, struct emu_thread *th);
+
+/* cc_enter.c: where a thread stopped at cache address IP stands in
+   original terms (the trace up to there recorded, the glue it was in
+   finished, *ORIG the original IP of the next instruction); leaving the
+   cache at ORIG.  */
+bool cc_settle(struct cc *cc, struct emu_thread *th,
+	       struct user_regs_struct *regs, uint64_t ip, uint64_t *orig);
+void cc_leave(struct emu_thread *th, struct user_regs_struct *regs,
+	      uint64_t orig);
+
+#endif
