@@ -29,8 +29,18 @@ make -s -j"$(nproc)"
 # the oracle, and, with the sanitized ptstub, ptbtrace and libptbtrace,
 # the end-to-end scenarios (GDB and LLDB), the robustness, recorder,
 # client-library and wire tests and the bounded fuzzing.
-# SANITIZE_E2E=0 keeps only the unit tests and the oracle.
-tests=$(make -s --no-print-directory list-TESTS)
+# SANITIZE_E2E=0 keeps only the unit tests and the oracle;
+# SANITIZE_LISTS names make variables whose tests run instead (CI:
+# "unit_tests e2e_scenarios robust_tests", the oracle and the fuzzing
+# added).
+if [ -n "${SANITIZE_LISTS:-}" ]; then
+	tests="testsuite/emu/emu_oracle_test testsuite/fuzz/fuzz_check.sh"
+	for v in $SANITIZE_LISTS; do
+		tests="$tests $(make -s --no-print-directory "list-$v")"
+	done
+else
+	tests=$(make -s --no-print-directory list-TESTS)
+fi
 if [ "${SANITIZE_E2E:-1}" = 0 ]; then
 	tests=$(echo "$tests" | tr ' ' '\n' |
 		grep -E '^testsuite/(unit/.*_test|emu/emu_oracle_test)$' |
