@@ -1,6 +1,7 @@
 /* The code cache's drain (nat/emu/cc_drain.c) on a real process: a log
    of one page fills many times over, and every fill turns into the
    trace single-step sees.  */
+#include "testsuite/unit/cc_fixture.h"
 #include "testsuite/emu/emu_driver.h"
 #include "testsuite/emu/emu_test_main.h"
 #include "common/ps_error.h"
@@ -16,8 +17,6 @@
 #ifndef EMU_PROGDIR
 #error "EMU_PROGDIR must name the built corpus"
 #endif
-
-static const struct emu_config cache_engine = { .engine = emu_engine_cache };
 
 /* A log of one page fills many times over (the guard page): each fill
    is drained and the store restarted, and the trace still equals

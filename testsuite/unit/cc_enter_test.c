@@ -3,6 +3,7 @@
    thread at the original address, with registers and maps as the
    program and GDB must see them and the trace up to it single-step's;
    the mappings are gone after tracing.  */
+#include "testsuite/unit/cc_fixture.h"
 #include "testsuite/emu/emu_driver.h"
 #include "testsuite/emu/emu_test_main.h"
 #include "common/ps_error.h"
@@ -18,42 +19,6 @@
 #ifndef EMU_PROGDIR
 #error "EMU_PROGDIR must name the built corpus"
 #endif
-
-static const struct emu_config cache_engine = { .engine = emu_engine_cache };
-
-/* Run the process until the engine reports a stop; its status.  */
-static int run_to_report(struct emu *emu, pid_t pid, int sig)
-{
-	enum emu_resume how;
-	enum emu_verdict verdict;
-	int status;
-
-	cr_assert_eq(emu_prepare(emu, pid, sig, false, &how), 0);
-	for (;;) {
-		ptrace(how == emu_resume_step ? PTRACE_SINGLESTEP : PTRACE_CONT,
-		       pid, 0, 0);
-		cr_assert_eq(waitpid(pid, &status, __WALL), pid);
-		cr_assert_eq(emu_on_stop(emu, pid, status, &verdict, &how), 0);
-		if (verdict == emu_report)
-			return status;
-	}
-}
-
-/* How many lines of PID's map name WHAT.  */
-static int maps_count(pid_t pid, const char *what)
-{
-	char path[64], line[512];
-	int n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
-	f = fopen(path, "r");
-	cr_assert_not_null(f);
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, what) != NULL;
-	fclose(f);
-	return n;
-}
 
 /* Whether ADDR lies in a file mapping of PID (the program's code, not
    an anonymous cache).  */
@@ -112,12 +77,12 @@ Test(cc_enter, breakpoint_in_translated_code)
 	/* The first call of signs: the first breakpoint.  */
 	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, signs,
 				 int3_owner_gdb), 0);
-	status = run_to_report(emu, proc.pid, 0);
+	status = cc_fx_run_to_report(emu, proc.pid, 0);
 	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
 	cr_assert_eq(ptrace(PTRACE_GETREGS, proc.pid, 0, &regs), 0);
 	cr_assert_eq(regs.rip - 1, signs);
 	cr_expect_eq(regs.gs_base, 0);
-	cr_expect_gt(maps_count(proc.pid, "ptstub"), 0,
+	cr_expect_gt(cc_fx_maps_count(proc.pid, "ptstub"), 0,
 		     "the cache's mappings are not there or not named");
 
 	/* Past it, and a breakpoint where signs returns to.  */
@@ -128,7 +93,7 @@ Test(cc_enter, breakpoint_in_translated_code)
 				 int3_owner_gdb), 0);
 	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, ret_addr,
 				 int3_owner_gdb), 0);
-	status = run_to_report(emu, proc.pid, 0);
+	status = cc_fx_run_to_report(emu, proc.pid, 0);
 	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
 	cr_assert_eq(ptrace(PTRACE_GETREGS, proc.pid, 0, &regs), 0);
 	cr_expect_eq(regs.rip - 1, ret_addr, "stopped at %#llx, not %#llx",
@@ -156,7 +121,7 @@ Test(cc_enter, breakpoint_in_translated_code)
 
 	/* Tracing off: the mappings go.  */
 	cr_assert_eq(emu_disable(emu, proc.pid), 0);
-	cr_expect_eq(maps_count(proc.pid, "ptstub"), 0);
+	cr_expect_eq(cc_fx_maps_count(proc.pid, "ptstub"), 0);
 	emu_free(emu);
 	ps_buf_fini(&raw);
 	drv_finish(&proc);

@@ -2,6 +2,7 @@
    registers and the code under the borrowed IP are as they were, and
    mappings made this way are there, named, and go again.  */
 #include "nat/emu/cc_inject.h"
+#include "testsuite/unit/cc_fixture.h"
 #include "nat/mem.h"
 #include "testsuite/emu/emu_test_main.h"
 
@@ -41,21 +42,6 @@ static void child_kill(pid_t pid)
 
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
-}
-
-static int maps_count(pid_t pid, const char *what)
-{
-	char path[64], line[512];
-	int n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
-	f = fopen(path, "r");
-	cr_assert_not_null(f);
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, what) != NULL;
-	fclose(f);
-	return n;
 }
 
 Test(cc_inject, getpid_leaves_registers_and_code)
@@ -136,9 +122,9 @@ Test(cc_inject, named_mapping_near_code_and_gone)
 	d = addr > regs.rip ? addr - regs.rip : regs.rip - addr;
 	cr_expect_lt(d, 1ull << 30, "mapped %#llx, far from %#llx",
 		     (unsigned long long) addr, regs.rip);
-	cr_expect_eq(maps_count(pid, "ptstub test map"), 1);
+	cr_expect_eq(cc_fx_maps_count(pid, "ptstub test map"), 1);
 	cr_assert_eq(cc_inject_munmap(pid, &mem, 0, addr, 1 << 20), 0);
-	cr_expect_eq(maps_count(pid, "ptstub test map"), 0);
+	cr_expect_eq(cc_fx_maps_count(pid, "ptstub test map"), 0);
 	nat_mem_fini(&mem);
 	child_kill(pid);
 }

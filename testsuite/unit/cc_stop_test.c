@@ -2,6 +2,7 @@
    timer signal landing in code running in the cache is delivered at an
    original IP, as often as the program counts, with no gap in the
    trace.  */
+#include "testsuite/unit/cc_fixture.h"
 #include "testsuite/emu/emu_driver.h"
 #include "testsuite/emu/emu_test_main.h"
 #include "common/ps_error.h"
@@ -17,8 +18,6 @@
 #ifndef EMU_PROGDIR
 #error "EMU_PROGDIR must name the built corpus"
 #endif
-
-static const struct emu_config cache_engine = { .engine = emu_engine_cache };
 
 /* A timer signal lands while the loop runs in the cache: it is
    delivered at an original IP (the handler runs, as often as the

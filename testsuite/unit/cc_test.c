@@ -2,6 +2,7 @@
    process: the code chunk and the branch log are mapped, named, while
    it records and removed when tracing goes off; blocks are translated
    on demand and forgotten when GDB's breakpoints change.  */
+#include "testsuite/unit/cc_fixture.h"
 #include "testsuite/emu/emu_driver.h"
 #include "testsuite/emu/emu_test_main.h"
 #include "common/ps_error.h"
@@ -17,41 +18,6 @@
 #ifndef EMU_PROGDIR
 #error "EMU_PROGDIR must name the built corpus"
 #endif
-
-static const struct emu_config cache_engine = { .engine = emu_engine_cache };
-
-/* Run the process until the engine reports a stop; its status.  */
-static int run_to_report(struct emu *emu, pid_t pid, int sig)
-{
-	enum emu_resume how;
-	enum emu_verdict verdict;
-	int status;
-
-	cr_assert_eq(emu_prepare(emu, pid, sig, false, &how), 0);
-	for (;;) {
-		ptrace(emu_ptrace_request(how), pid, 0, 0);
-		cr_assert_eq(waitpid(pid, &status, __WALL), pid);
-		cr_assert_eq(emu_on_stop(emu, pid, status, &verdict, &how), 0);
-		if (verdict == emu_report)
-			return status;
-	}
-}
-
-/* How many lines of PID's map name WHAT.  */
-static int maps_count(pid_t pid, const char *what)
-{
-	char path[64], line[512];
-	int n = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
-	f = fopen(path, "r");
-	cr_assert_not_null(f);
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, what) != NULL;
-	fclose(f);
-	return n;
-}
 
 /* A breakpoint's stop: the cache's two mappings are there and named,
    blocks were translated into them; a second breakpoint flushes the
@@ -73,15 +39,15 @@ Test(cc, mappings_and_translations)
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem,
 			       &cache_engine), 0);
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1u << 20), 0);
-	cr_expect_eq(maps_count(proc.pid, "ptstub"), 0,
+	cr_expect_eq(cc_fx_maps_count(proc.pid, "ptstub"), 0,
 		     "mappings before the cache ran");
 
 	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, signs,
 				 int3_owner_gdb), 0);
-	status = run_to_report(emu, proc.pid, 0);
+	status = cc_fx_run_to_report(emu, proc.pid, 0);
 	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
-	cr_expect_geq(maps_count(proc.pid, "ptstub code cache"), 1);
-	cr_expect_geq(maps_count(proc.pid, "ptstub branch log"), 1);
+	cr_expect_geq(cc_fx_maps_count(proc.pid, "ptstub code cache"), 1);
+	cr_expect_geq(cc_fx_maps_count(proc.pid, "ptstub branch log"), 1);
 	cr_assert_eq(emu_status(emu, proc.pid, &st), 0);
 	cr_expect_null(st.cc_fallback, "fell back: %s", st.cc_fallback);
 	cr_expect_geq(st.cc_entries, 1);
@@ -102,7 +68,7 @@ Test(cc, mappings_and_translations)
 				 int3_owner_gdb), 0);
 	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, ret_addr,
 				 int3_owner_gdb), 0);
-	status = run_to_report(emu, proc.pid, 0);
+	status = cc_fx_run_to_report(emu, proc.pid, 0);
 	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
 	cr_assert_eq(emu_status(emu, proc.pid, &st), 0);
 	cr_expect_geq(st.cc_flushes, 1, "no flush after a new breakpoint");
@@ -110,7 +76,7 @@ Test(cc, mappings_and_translations)
 
 	/* Tracing off: the mappings go.  */
 	cr_assert_eq(emu_disable(emu, proc.pid), 0);
-	cr_expect_eq(maps_count(proc.pid, "ptstub"), 0);
+	cr_expect_eq(cc_fx_maps_count(proc.pid, "ptstub"), 0);
 	emu_free(emu);
 	drv_finish(&proc);
 }

@@ -289,7 +289,8 @@ testsuite_unit_cc_stop_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 # The fixtures the tests share.
 EXTRA_DIST += testsuite/unit/agent_fake.h testsuite/unit/debugregs_probe.h \
 	testsuite/unit/elfsym.h testsuite/unit/nat_fixture.h \
-	testsuite/unit/srv_fixture.h testsuite/unit/tracee.h
+	testsuite/unit/srv_fixture.h testsuite/unit/tracee.h \
+	testsuite/unit/cc_fixture.h
 
 # The process-level tests run this program under the native layer; it
 # is not PIE so that its symbols are its addresses.
