@@ -49,7 +49,7 @@ fi
 rc=0
 make -s -j"$(nproc)" check TESTS="$tests" \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-	E2E_TIMEOUT_SCALE=${E2E_TIMEOUT_SCALE:-4} \
+	E2E_TIMEOUT_SCALE=${E2E_TIMEOUT_SCALE:-4} TEST_TIME_LIMIT=3600 \
 	>check.out 2>&1 || rc=$?
 grep -E '^(FAIL|ERROR|XPASS):' check.out || true
 # A sanitizer's report anywhere, even in a test that passed.

@@ -6,7 +6,7 @@
 # E2E_STUB=/usr/bin/gdbserver` puts gdbserver in both roles; E2E_EXACT=1
 # compares libc and stack addresses too.
 TEST_EXTENSIONS += .gdb
-GDB_LOG_COMPILER = $(PYTHON3) $(srcdir)/testsuite/e2e/run_gdb.py
+GDB_LOG_COMPILER = $(TEST_WATCHDOG) $(PYTHON3) $(srcdir)/testsuite/e2e/run_gdb.py
 AM_GDB_LOG_FLAGS = $(if $(E2E_STUB),--stub $(E2E_STUB)) \
 	$(if $(E2E_EXACT),--exact-addresses)
 

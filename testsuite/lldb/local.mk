@@ -3,7 +3,7 @@
 # against ptstub; trace scenarios run ptstub alone against single-step
 # ground truth (testsuite/lldb/README.md).
 TEST_EXTENSIONS += .lldb
-LLDB_LOG_COMPILER = $(PYTHON3) $(srcdir)/testsuite/lldb/run_lldb.py
+LLDB_LOG_COMPILER = $(TEST_WATCHDOG) $(PYTHON3) $(srcdir)/testsuite/lldb/run_lldb.py
 AM_LLDB_LOG_FLAGS = --lldb '$(LLDB)' --reference '$(LLDB_SERVER)'
 
 lldb_scenarios = \
