@@ -48,8 +48,15 @@ static int rec_stream_append(struct rec_stream *s, const void *data,
 static void rec_take_units(struct rec_stream *s, const uint8_t *ring,
 			   uint64_t held, uint64_t recorded, size_t unit)
 {
-	uint64_t first = recorded - held, skip = 0;
+	uint64_t first, skip = 0;
 
+	/* A ring cannot hold more than was ever recorded: if it seems to,
+	   the count is stale, and only its newest part is the stream's.  */
+	if (held > recorded) {
+		ring += (size_t) (held - recorded) * unit;
+		held = recorded;
+	}
+	first = recorded - held;
 	if (recorded <= s->taken)
 		return;
 	if (s->taken < first) {
@@ -96,22 +103,28 @@ void rec_full_drain(struct recorder *rec)
 			struct rec_stream *s;
 			int bts;
 
-			if (!t->btrace || nat_btrace_status(t, &st) < 0)
+			if (!t->btrace)
 				continue;
 			bts = t->btrace->format != trace_format_pt;
 			s = rec_stream_of(rec, p->pid, t->tid, bts);
-			if (!s || st.recorded <= s->taken)
+			if (!s)
 				continue;
 			if (!bts) {
 				struct ps_buf raw;
 
+				/* The status after the read: reading flushes
+				   the emulator's batched bits into the ring.  */
 				ps_buf_init(&raw);
 				if (nat_btrace_read_pt(t, nat_btrace_read_copy,
-						       &raw) == 0)
+						       &raw) == 0 &&
+				    nat_btrace_status(t, &st) == 0)
 					rec_take_units(s, (const uint8_t *)
 						       raw.data, raw.len,
 						       st.recorded, 1);
 				ps_buf_fini(&raw);
+			} else if (nat_btrace_status(t, &st) < 0 ||
+				   st.recorded <= s->taken) {
+				continue;
 			} else {
 				struct trace_blocks b;
 				uint8_t *flat;
