@@ -80,24 +80,25 @@ static int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
 			    uint64_t *start)
 {
 	struct nat_btrace_status st;
+	struct trace_blocks blocks;
+	uint64_t held;
 	int err;
 
 	bt->tid = t->tid;
+	trace_blocks_init(&blocks);
+	if (t->btrace->format == trace_format_pt)
+		err = nat_btrace_read_pt(t, nat_btrace_read_copy, raw);
+	else
+		err = nat_btrace_read_bts(t, nat_btrace_read_copy, &blocks);
+	/* The status after the read: reading flushes batched bits.  */
 	memset(&st, 0, sizeof(st));
 	if (nat_btrace_status(t, &st) == 0 && st.recorded > st.held)
 		bt->lost = st.recorded - st.held;
 	if (t->btrace->format == trace_format_pt) {
-		err = nat_btrace_read_pt(t, nat_btrace_read_copy, raw);
 		bt->trace = (const uint8_t *) raw->data;
 		bt->trace_size = raw->len;
-		/* The ring's newest bytes, maybe from a PSB on.  */
-		*start = st.recorded > raw->len ? st.recorded - raw->len : 0;
-		return err;
+		held = raw->len;
 	} else {
-		struct trace_blocks blocks;
-
-		trace_blocks_init(&blocks);
-		err = nat_btrace_read_bts(t, nat_btrace_read_copy, &blocks);
 		*bts = calloc(blocks.len + 1, sizeof(**bts));
 		if (!err && !*bts)
 			err = -pse_nomem;
@@ -107,10 +108,12 @@ static int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
 		}
 		bt->trace = (const uint8_t *) *bts;
 		bt->trace_size = err ? 0 : blocks.len * sizeof(**bts);
-		*start = st.recorded > blocks.len ? st.recorded - blocks.len : 0;
-		trace_blocks_fini(&blocks);
-		return err;
+		held = blocks.len;
 	}
+	/* The ring's newest bytes or blocks, maybe from a PSB on.  */
+	*start = st.recorded > held ? st.recorded - held : 0;
+	trace_blocks_fini(&blocks);
+	return err;
 }
 
 static int rec_threads(struct nat_process *proc, struct rec_parts *p)

@@ -317,9 +317,12 @@ static void rec_exec_place(struct recorder *rec, struct rec_space *sp,
 	struct rec_exec_at at = { 0, 0, 0 };
 	struct nat_btrace_status st;
 
-	if (!t || !t->btrace || nat_btrace_status(t, &st) < 0)
+	if (!t || !t->btrace)
 		return;
+	/* Drain first: the drain flushes bits the status would miss.  */
 	rec_full_drain(rec);
+	if (nat_btrace_status(t, &st) < 0)
+		return;
 	at.known = 1;
 	at.ring = st.recorded;
 	for (size_t i = 0; i < rec->nstreams; i++)
