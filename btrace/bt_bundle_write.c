@@ -13,8 +13,8 @@
 
 uint32_t bt_bundle_crc32(uint32_t crc, const void *data, size_t size)
 {
-	/* The bundle's CRC is zlib's CRC-32; libdeflate computes it with
-	   folding, which matters for whole separate debug files.  */
+	/* The bundle's CRC is zlib's CRC-32 (the same as .gnu_debuglink's,
+	   but that is a separate choice); libdeflate computes it quickly.  */
 	return libdeflate_crc32(crc, data, size);
 }
 
