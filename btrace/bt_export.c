@@ -1,6 +1,7 @@
 /* Function segments exported for other tools: folded stacks (flame
    graphs) and Chrome's trace event format, with instructions as time.  */
 #include "btrace/bt_history.h"
+#include "btrace/bt_json.h"
 #include "btrace/bt_msym_name.h"
 
 #include <stdlib.h>
@@ -112,16 +113,19 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ft,
 int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
 		     struct bt_diag *diag)
 {
-	int first = 1;
+	struct bt_json_list *list;
 	char buf[1024];
 
 	if (!out || !ft)
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+	list = malloc(sizeof(*list));
+	if (!list)
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 
 	/* A function instance is its first segment and those its next links
 	   reach: one complete event from its first instruction to its last,
 	   so that callees nest inside.  */
-	fputs("{\"traceEvents\": [", out);
+	bt_json_list_init(list, out, "{\"traceEvents\": ");
 	for (uint32_t seg = 1; seg <= bt_nsegs(ft); ++seg) {
 		uint32_t last = seg, begin;
 		int errcode = bt_seg_errcode(ft, seg);
@@ -131,20 +135,24 @@ int bt_export_chrome(FILE *out, const struct bt_ftrace *ft, int pid, int tid,
 		while (bt_seg_next(ft, last))
 			last = bt_seg_next(ft, last);
 		begin = bt_seg_insn_offset(ft, seg);
-		fprintf(out, "%s\n  {\"name\": ", first ? "" : ",");
-		if (errcode)
-			bt_json_string(out, bt_gap_string(ft->format, errcode));
-		else
-			bt_json_string(out, bt_export_name(ft, seg, buf,
-							 sizeof(buf)));
-		fprintf(out, ", \"cat\": \"%s\", \"ph\": \"X\", \"ts\": %u, "
-			"\"dur\": %u, \"pid\": %d, \"tid\": %d, \"args\": "
-			"{\"segment\": %u}}", errcode ? "gap" : "function",
-			begin, bt_seg_insn_offset(ft, last)
-			+ bt_seg_nnum(ft, last) - begin, pid, tid, seg);
-		first = 0;
+		bt_json_list_add(list, json_pack(
+			"{s:o, s:s, s:s, s:I, s:I, s:i, s:i, s:{s:I}}",
+			"name", bt_json_text(errcode
+				? bt_gap_string(ft->format, errcode)
+				: bt_export_name(ft, seg, buf, sizeof(buf))),
+			"cat", errcode ? "gap" : "function", "ph", "X",
+			"ts", (json_int_t) begin,
+			"dur", (json_int_t) (uint32_t) (bt_seg_insn_offset(ft,
+				last) + bt_seg_nnum(ft, last) - begin),
+			"pid", pid, "tid", tid,
+			"args", "segment", (json_int_t) seg));
 	}
-	fputs(first ? "],\n \"displayTimeUnit\": \"ns\"}\n"
-	      : "\n],\n \"displayTimeUnit\": \"ns\"}\n", out);
+	if (bt_json_list_fini(list, ",\n \"displayTimeUnit\": \"ns\"}\n")
+	    < 0) {
+		free(list);
+		return bt_diag_set(diag, bte_nomem, 0, 0,
+				   "cannot write a JSON event");
+	}
+	free(list);
 	return 0;
 }

@@ -4,6 +4,7 @@
    semantics so that edge cases print the same lines.  */
 #include "btrace/bt_history.h"
 #include "btrace/bt_image.h"
+#include "btrace/bt_json.h"
 #include "btrace/bt_msym_name.h"
 
 #include <intel-pt.h>
@@ -98,9 +99,12 @@ const char *bt_gap_string(enum bt_format format, int errcode)
 
 void bt_print_edge(FILE *out, int at_edge, int json)
 {
-	if (json)
-		fputs("[]\n", out);
-	else
+	struct bt_json_list l;
+
+	if (json) {
+		bt_json_list_init(&l, out, "");
+		bt_json_list_fini(&l, "\n");
+	} else
 		fprintf(out, "At the %s of the branch trace record.\n",
 			at_edge < 0 ? "start" : "end");
 }
@@ -240,22 +244,6 @@ static const char *bt_key_name(const struct bt_func_key *key, char *buf,
 	return key->msym ? bt_msym_print_name(key->msym, buf, size) : "??";
 }
 
-void bt_json_string(FILE *out, const char *text)
-{
-	fputc('"', out);
-	for (; *text; ++text) {
-		unsigned char c = (unsigned char) *text;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 /* Lines of output gathered for one fwrite: stdio's cost per call
    (fprintf most of all) was most of printing a million-line history.  */
 struct bt_line {
@@ -391,41 +379,76 @@ static void bt_print_seg(struct bt_line *l, const struct bt_ftrace *ft,
 	bt_line_put(l, "\n", 1);
 }
 
-static void bt_print_seg_json(FILE *out, const struct bt_ftrace *ft,
-			      const struct bt_image *image,
-			      struct bt_line_cache *cache, uint32_t number,
-			      int flags, int first, struct bt_level_walk *walk)
+/* The JSON call history's entries, refilled for each segment: a gap's
+   and a function's, whose keys come in this order.  */
+struct bt_call_json {
+	json_t *gap;
+	json_t *func;
+};
+
+static int bt_call_json_init(struct bt_call_json *j)
+{
+	j->gap = json_pack("{s:i, s:b, s:i, s:s}", "index", 0, "gap", 1,
+			   "errcode", 0, "error", "");
+	j->func = json_pack("{s:i, s:i, s:s}", "index", 0, "level", 0,
+			    "function", "");
+	return j->gap && j->func ? 0 : -1;
+}
+
+static void bt_call_json_fini(struct bt_call_json *j)
+{
+	json_decref(j->gap);
+	json_decref(j->func);
+}
+
+/* SEG's entry in the JSON call history, or NULL if out of memory.  */
+static const json_t *bt_seg_json(const struct bt_ftrace *ft,
+				 const struct bt_image *image,
+				 struct bt_line_cache *cache, uint32_t number,
+				 int flags, struct bt_level_walk *walk,
+				 struct bt_call_json *j)
 {
 	const struct bt_func_key *key = bt_seg_func(ft, number);
 	int errcode = bt_seg_errcode(ft, number);
 	uint32_t insn = bt_seg_insn_offset(ft, number);
 	char name[1024];
-	int begin, end;
+	int begin, end, bad = 0;
+	json_t *o = errcode ? j->gap : j->func;
 
-	fprintf(out, "%s\n  {\"index\": %u", first ? "" : ",", number);
+	bad |= bt_json_set_int(o, "index", number);
 	if (errcode) {
-		fprintf(out, ", \"gap\": true, \"errcode\": %d, \"error\": ",
-			errcode);
-		bt_json_string(out, bt_gap_string(ft->format, errcode));
-		fputc('}', out);
-		return;
+		bad |= bt_json_set_int(o, "errcode", errcode);
+		bad |= bt_json_set_text(o, "error",
+					bt_gap_string(ft->format, errcode));
+		return bad ? NULL : o;
 	}
-	fprintf(out, ", \"level\": %d, \"function\": ",
-		bt_walk_level(ft, walk, number) + ft->level);
-	bt_json_string(out, bt_key_name(key, name, sizeof(name)));
-	if (flags & btcf_insn_range)
-		fprintf(out, ", \"insn_begin\": %u, \"insn_end\": %u",
-			insn, insn + bt_seg_ninsn(ft, number) - 1);
+	bad |= bt_json_set_int(o, "level",
+			       bt_walk_level(ft, walk, number) + ft->level);
+	bad |= bt_json_set_text(o, "function",
+				bt_key_name(key, name, sizeof(name)));
+	if (flags & btcf_insn_range) {
+		bad |= bt_json_set_int(o, "insn_begin", insn);
+		bad |= bt_json_set_int(o, "insn_end",
+				       insn + bt_seg_ninsn(ft, number) - 1);
+	}
+	/* The keys below come last, so that dropping them and adding them
+	   again keeps the order.  */
+	begin = 1;
+	end = 0;
 	if ((flags & btcf_src_line) && key->sym && key->file) {
-		fputs(", \"file\": ", out);
-		bt_json_string(out, key->file);
+		bad |= bt_json_set_text(o, "file", key->file);
 		bt_seg_lines(ft, image, cache, number, key->file, &begin,
 			     &end);
-		if (begin <= end)
-			fprintf(out, ", \"min_line\": %d, \"max_line\": %d",
-				begin, end);
+	} else
+		json_object_del(o, "file");
+	if (begin <= end) {
+		bad |= bt_json_set_int(o, "min_line", begin);
+		bad |= bt_json_set_int(o, "max_line", end);
+	} else {
+		json_object_del(o, "min_line");
+		json_object_del(o, "max_line");
 	}
-	fputc('}', out);
+	return bad ? NULL : o;
 }
 
 /* The window [BEGIN, END) GDB would print for RANGE, or an error.  Sets
@@ -483,8 +506,10 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 			       struct bt_diag *diag)
 {
 	struct bt_hist_it begin = { 0 }, end = { 0 }, it;
-	int at_edge, errcode, first = 1;
+	int at_edge, errcode;
 	struct bt_line_cache *cache = NULL;
+	struct bt_json_list *list = NULL;
+	struct bt_call_json entries = { NULL, NULL };
 	struct bt_level_walk walk = { 0, 0 };
 	struct bt_line *l;
 
@@ -511,22 +536,36 @@ static int bt_call_history_run(FILE *out, const struct bt_ftrace *ft,
 	   looked up the same way.  */
 	if ((flags & btcf_src_line) && end.index - begin.index > 64)
 		cache = calloc(1, sizeof(*cache));
-	if (json)
-		fputc('[', out);
+	if (json) {
+		list = malloc(sizeof(*list));
+		if (!list || bt_call_json_init(&entries) < 0) {
+			bt_call_json_fini(&entries);
+			free(list);
+			free(l);
+			free(cache);
+			return bt_diag_set(diag, bte_nomem, 0, 0,
+					   "out of memory");
+		}
+		bt_json_list_init(list, out, "");
+	}
 	for (it = begin; it.index < end.index; bt_call_next(ft, &it, 1)) {
 		if (json)
-			bt_print_seg_json(out, ft, image, cache, it.index + 1,
-					  flags, first, &walk);
+			bt_json_list_put(list, bt_seg_json(ft, image, cache,
+							   it.index + 1, flags,
+							   &walk, &entries));
 		else
 			bt_print_seg(l, ft, image, cache, it.index + 1,
 				     flags, &walk);
-		first = 0;
 	}
 	bt_line_flush(l);
 	free(l);
 	free(cache);
-	if (json)
-		fputs(first ? "]\n" : "\n]\n", out);
+	errcode = list ? bt_json_list_fini(list, "\n") : 0;
+	free(list);
+	bt_call_json_fini(&entries);
+	if (errcode < 0)
+		return bt_diag_set(diag, bte_nomem, 0, 0,
+				   "cannot write a JSON entry");
 	return 0;
 }
 

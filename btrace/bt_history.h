@@ -56,7 +56,4 @@ int bt_history_range_numbers(const struct bt_call_range *range, int size,
    -1/1, or an empty JSON array.  */
 void bt_print_edge(FILE *out, int at_edge, int json);
 
-/* TEXT as a JSON string.  */
-void bt_json_string(FILE *out, const char *text);
-
 #endif

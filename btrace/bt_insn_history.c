@@ -4,6 +4,7 @@
    line layout, libopcodes' text, and source lines for /m and /s.  */
 #include "btrace/bt_history.h"
 #include "btrace/bt_disasm.h"
+#include "btrace/bt_json.h"
 #include "btrace/bt_source.h"
 
 #include <inttypes.h>
@@ -182,7 +183,12 @@ struct bt_insn_printer {
 	const struct bt_image *image;
 	struct bt_disasm *disasm;
 	struct bt_source *source;
-	int flags, json, first;
+	int flags;
+	/* The JSON list, or NULL for GDB's text, and its entries refilled
+	   for each instruction: with a function and offset, without, and a
+	   gap's.  */
+	struct bt_json_list *json;
+	json_t *entry[3];
 	uint64_t pc;
 	/* The instructions of the current segment to print.  */
 	uint32_t number, index, from, to;
@@ -244,22 +250,22 @@ static int bt_insn_print_one(struct bt_insn_printer *p, uint64_t ip)
 		bt_insn_bytes(p, ip, size, hex, sizeof(hex));
 
 	if (p->json) {
-		fprintf(p->out, "%s\n  {\"index\": %u, \"address\": \"0x%"
-			PRIx64 "\"", p->first ? "" : ",", p->number, ip);
+		json_t *o = p->entry[symbolic ? 0 : 1];
+		char address[24];
+		int bad = 0;
+
+		snprintf(address, sizeof(address), "0x%" PRIx64, ip);
+		bad |= bt_json_set_int(o, "index", p->number);
+		bad |= bt_json_set_text(o, "address", address);
 		if (symbolic) {
-			fputs(", \"function\": ", p->out);
-			bt_json_string(p->out, name);
-			fprintf(p->out, ", \"offset\": %" PRId64, offset);
+			bad |= bt_json_set_text(o, "function", name);
+			bad |= bt_json_set_int(o, "offset", offset);
 		}
-		if (p->flags & (btif_raw | btif_raw_bytes)) {
-			fputs(", \"bytes\": ", p->out);
-			bt_json_string(p->out, hex);
-		}
-		fputs(", \"insn\": ", p->out);
-		bt_json_string(p->out, text);
-		fputc('}', p->out);
-		p->first = 0;
-		return 0;
+		if (p->flags & (btif_raw | btif_raw_bytes))
+			bad |= bt_json_set_text(o, "bytes", hex);
+		bad |= bt_json_set_text(o, "insn", text);
+		return bt_json_list_put(p->json, bad ? NULL : o) < 0
+			? -bte_nomem : 0;
 	}
 
 	if (p->flags & btif_source)
@@ -304,12 +310,14 @@ static int bt_insn_visit(uint64_t ip, void *ctx)
 static void bt_insn_gap(struct bt_insn_printer *p, int errcode)
 {
 	if (p->json) {
-		fprintf(p->out, "%s\n  {\"index\": %u, \"gap\": true, "
-			"\"errcode\": %d, \"error\": ", p->first ? "" : ",",
-			p->number, errcode);
-		bt_json_string(p->out, bt_gap_string(p->ft->format, errcode));
-		fputc('}', p->out);
-		p->first = 0;
+		json_t *o = p->entry[2];
+		int bad = 0;
+
+		bad |= bt_json_set_int(o, "index", p->number);
+		bad |= bt_json_set_int(o, "errcode", errcode);
+		bad |= bt_json_set_text(o, "error",
+					bt_gap_string(p->ft->format, errcode));
+		bt_json_list_put(p->json, bad ? NULL : o);
 		return;
 	}
 	fprintf(p->out, "%u\t", p->number);
@@ -345,6 +353,40 @@ static int bt_insn_print_window(struct bt_insn_printer *p,
 	return 0;
 }
 
+/* The JSON list on OUT and its entries, made with every key they will
+   have, in their order, so that refilling them keeps it.  */
+static int bt_insn_json_init(struct bt_insn_printer *p, FILE *out)
+{
+	int bytes = (p->flags & (btif_raw | btif_raw_bytes)) != 0;
+
+	p->json = malloc(sizeof(*p->json));
+	p->entry[0] = json_pack("{s:i, s:s, s:s, s:i}", "index", 0,
+				"address", "", "function", "", "offset", 0);
+	p->entry[1] = json_pack("{s:i, s:s}", "index", 0, "address", "");
+	p->entry[2] = json_pack("{s:i, s:b, s:i, s:s}", "index", 0, "gap", 1,
+				"errcode", 0, "error", "");
+	for (int i = 0; i < 2 && bytes; ++i)
+		if (p->entry[i] && json_object_set_new(p->entry[i], "bytes",
+						       json_string("")) < 0)
+			return -1;
+	for (int i = 0; i < 2; ++i)
+		if (p->entry[i] && json_object_set_new(p->entry[i], "insn",
+						       json_string("")) < 0)
+			return -1;
+	if (!p->json || !p->entry[0] || !p->entry[1] || !p->entry[2])
+		return -1;
+	bt_json_list_init(p->json, out, "");
+	return 0;
+}
+
+static void bt_insn_json_fini(struct bt_insn_printer *p)
+{
+	for (int i = 0; i < 3; ++i)
+		json_decref(p->entry[i]);
+	free(p->json);
+	p->json = NULL;
+}
+
 static int bt_insn_history_run(FILE *out, const struct bt_ftrace *ft,
 			       const struct bt_image *image,
 			       const struct bt_call_range *range, int flags,
@@ -371,23 +413,26 @@ static int bt_insn_history_run(FILE *out, const struct bt_ftrace *ft,
 	p.ft = ft;
 	p.image = image;
 	p.flags = flags;
-	p.json = json;
-	p.first = 1;
 	p.pc = pc;
 	errcode = bt_disasm_alloc(&p.disasm, image);
 	if (errcode < 0)
 		return bt_diag_set(diag, -errcode, 0, 0,
 				   "cannot set up the disassembler: %s",
 				   bt_errstr(errcode));
-	errcode = bt_source_alloc(&p.source);
-	if (errcode >= 0) {
-		if (json)
-			fputc('[', out);
-		if (bt_it_cmp(&begin, &end) < 0)
-			errcode = bt_insn_print_window(&p, &begin, &end);
-		if (json)
-			fputs(p.first ? "]\n" : "\n]\n", out);
+	if (json && bt_insn_json_init(&p, out) < 0) {
+		bt_insn_json_fini(&p);
+		bt_disasm_free(p.disasm);
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	}
+	errcode = bt_source_alloc(&p.source);
+	if (errcode >= 0 && bt_it_cmp(&begin, &end) < 0)
+		errcode = bt_insn_print_window(&p, &begin, &end);
+	if (p.json) {
+		/* Even after an error: the entries so far, as a list.  */
+		if (bt_json_list_fini(p.json, "\n") < 0 && errcode >= 0)
+			errcode = -bte_nomem;
+	}
+	bt_insn_json_fini(&p);
 	bt_source_free(p.source);
 	bt_disasm_free(p.disasm);
 	if (errcode < 0)

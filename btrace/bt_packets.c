@@ -4,6 +4,7 @@
 #include "btrace/bt_packets.h"
 #include "btrace/bt_array.h"
 #include "btrace/bt_history.h"
+#include "btrace/bt_json.h"
 
 #include <ctype.h>
 #include <inttypes.h>
@@ -221,8 +222,9 @@ static uint64_t bt_le64(const uint8_t *p)
 	return v;
 }
 
+/* Packet INDEX as a JSON list entry; LIST is NULL for GDB's text.  */
 static void bt_print_packet(FILE *out, const struct bt_packets *p,
-			    unsigned int index, int json, int first)
+			    unsigned int index, struct bt_json_list *list)
 {
 	if (p->format == btf_bts) {
 		/* The bundle has the newest block first; GDB keeps the oldest
@@ -231,10 +233,13 @@ static void bt_print_packet(FILE *out, const struct bt_packets *p,
 		uint64_t begin = bt_le64(p->blocks + at);
 		uint64_t end = bt_le64(p->blocks + at + 8);
 
-		if (json)
-			fprintf(out, "%s\n  {\"index\": %u, \"begin\": %" PRIu64
-				", \"end\": %" PRIu64 "}", first ? "" : ",",
-				index, begin, end);
+		/* jansson's integers are signed: an address above 2^63
+		   would print negative (user-space addresses never are).  */
+		if (list)
+			bt_json_list_add(list, json_pack("{s:I, s:I, s:I}",
+				"index", (json_int_t) index,
+				"begin", (json_int_t) begin,
+				"end", (json_int_t) end));
 		else
 			fprintf(out, "%u\tbegin: 0x%" PRIx64 ", end: 0x%" PRIx64
 				"\n", index, begin, end);
@@ -243,7 +248,7 @@ static void bt_print_packet(FILE *out, const struct bt_packets *p,
 
 	const struct bt_packet *pk = &p->packets[index];
 
-	if (json) {
+	if (list) {
 		char *text = NULL;
 		size_t len = 0;
 		FILE *mem = open_memstream(&text, &len);
@@ -256,9 +261,10 @@ static void bt_print_packet(FILE *out, const struct bt_packets *p,
 				bt_print_pt_packet(mem, &pk->packet);
 			fclose(mem);
 		}
-		fprintf(out, "%s\n  {\"index\": %u, \"offset\": %" PRIu64
-			", \"packet\": \"%s\"}", first ? "" : ",", index,
-			pk->offset, text ? text : "");
+		bt_json_list_add(list, json_pack("{s:I, s:I, s:o}",
+			"index", (json_int_t) index,
+			"offset", (json_int_t) pk->offset,
+			"packet", bt_json_text(text ? text : "")));
 		free(text);
 		return;
 	}
@@ -365,6 +371,7 @@ static int bt_packet_history_run(FILE *out, const struct bt_packets *p,
 				 struct bt_diag *diag)
 {
 	unsigned int from = 0, to = 0;
+	struct bt_json_list *list;
 	char buf[512];
 	size_t len;
 	int errcode;
@@ -373,7 +380,10 @@ static int bt_packet_history_run(FILE *out, const struct bt_packets *p,
 		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
 	if (!p->count) {
 		/* GDB prints this as output, not as an error.  */
-		fputs(json ? "[]\n" : "No trace.\n", out);
+		if (json)
+			bt_print_edge(out, 1, 1);
+		else
+			fputs("No trace.\n", out);
 		return 0;
 	}
 
@@ -393,12 +403,22 @@ static int bt_packet_history_run(FILE *out, const struct bt_packets *p,
 	if (errcode < 0)
 		return errcode;
 
-	if (json)
-		fputc('[', out);
+	if (!json) {
+		for (unsigned int i = from; i < to; ++i)
+			bt_print_packet(out, p, i, NULL);
+		return 0;
+	}
+	list = malloc(sizeof(*list));
+	if (!list)
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	bt_json_list_init(list, out, "");
 	for (unsigned int i = from; i < to; ++i)
-		bt_print_packet(out, p, i, json, i == from);
-	if (json)
-		fputs(from < to ? "\n]\n" : "]\n", out);
+		bt_print_packet(out, p, i, list);
+	errcode = bt_json_list_fini(list, "\n");
+	free(list);
+	if (errcode < 0)
+		return bt_diag_set(diag, bte_nomem, 0, 0,
+				   "cannot write a JSON packet");
 	return 0;
 }
 

@@ -34,6 +34,7 @@ btrace_libptbtrace_la_SOURCES = \
 	btrace/bt_pt_decode.c \
 	btrace/bt_blockq.c btrace/bt_blockq.h \
 	btrace/bt_bts_decode.c \
+	btrace/bt_json.c btrace/bt_json.h \
 	btrace/bt_history.c btrace/bt_history.h \
 	btrace/bt_history_args.c \
 	btrace/bt_insn_history.c \
@@ -55,4 +56,4 @@ btrace_libptbtrace_la_LIBADD = btrace/libptbundle.la $(BT_DEP_LIBS)
 
 bin_PROGRAMS += ptbtrace
 ptbtrace_SOURCES = btrace/ptbtrace_main.c
-ptbtrace_LDADD = btrace/libptbtrace.la
+ptbtrace_LDADD = btrace/libptbtrace.la $(JANSSON_LIBS)

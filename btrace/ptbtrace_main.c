@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -298,19 +299,42 @@ static void bt_info_threads(const struct bt_bundle *b)
 		       b->ncore_threads, b->ncore_pages);
 }
 
-static void bt_info_threads_json(const struct bt_bundle *b)
+/* VALUE (its reference taken) on a line of stdout in jansson's one-line
+   form, keys in insertion order: 0, or 1 if it could not be built.  */
+static int bt_print_json(json_t *value)
 {
-	const struct bt_trigger *t = &b->trigger;
+	int status = value ? json_dumpf(value, stdout, JSON_PRESERVE_ORDER)
+		: -1;
 
-	printf(", \"threads\": [");
-	for (size_t i = 0; i < b->nthreads; ++i)
-		printf("%s{\"tid\": %d, \"trace_bytes\": %zu, \"lost\": %"
-		       PRIu64 "}", i ? ", " : "", b->threads[i].tid,
-		       b->threads[i].trace_size, b->threads[i].lost);
-	printf("], \"trigger\": {\"kind\": \"%s\", \"tid\": %d, "
-	       "\"signal\": %d, \"sequence\": %u}, \"core_threads\": %zu",
-	       bt_trigger_name(t->kind), t->tid, t->signal, t->sequence,
-	       b->ncore_threads);
+	json_decref(value);
+	putchar('\n');
+	if (status < 0)
+		fputs("ptbtrace: cannot write JSON\n", stderr);
+	return status < 0;
+}
+
+static json_t *bt_hex_json(uint64_t value)
+{
+	char text[24];
+
+	snprintf(text, sizeof(text), "0x%" PRIx64, value);
+	return json_string(text);
+}
+
+static json_t *bt_info_threads_json(const struct bt_bundle *b)
+{
+	json_t *threads = json_array();
+
+	for (size_t i = 0; threads && i < b->nthreads; ++i)
+		if (json_array_append_new(threads, json_pack("{s:i, s:I, s:I}",
+				"tid", b->threads[i].tid,
+				"trace_bytes",
+				(json_int_t) b->threads[i].trace_size,
+				"lost", (json_int_t) b->threads[i].lost))) {
+			json_decref(threads);
+			threads = NULL;
+		}
+	return threads;
 }
 
 static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
@@ -329,16 +353,22 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 	bt_ftrace_counts(s->ftrace, &insns, &calls, &gaps);
 
 	if (tool->json) {
-		printf("{\"format\": \"%s\", \"buffer_size\": %u, "
-		       "\"pid\": %d, \"tid\": %d, \"instructions\": %u, "
-		       "\"functions\": %u, \"gaps\": %u, "
-		       "\"memory_bytes\": %zu",
-		       b->format == btf_pt ? "pt" : "bts", b->buffer_size,
-		       b->pid, b->tid, insns, calls, gaps,
-		       bt_ftrace_memory(s->ftrace));
-		bt_info_threads_json(b);
-		puts("}");
-		return 0;
+		const struct bt_trigger *t = &b->trigger;
+
+		return bt_print_json(json_pack("{s:s, s:I, s:i, s:i, s:I, s:I, "
+			"s:I, s:I, s:o, s:{s:s, s:i, s:i, s:I}, s:I}",
+			"format", b->format == btf_pt ? "pt" : "bts",
+			"buffer_size", (json_int_t) b->buffer_size,
+			"pid", b->pid, "tid", b->tid,
+			"instructions", (json_int_t) insns,
+			"functions", (json_int_t) calls,
+			"gaps", (json_int_t) gaps,
+			"memory_bytes", (json_int_t) bt_ftrace_memory(s->ftrace),
+			"threads", bt_info_threads_json(b),
+			"trigger", "kind", bt_trigger_name(t->kind),
+			"tid", t->tid, "signal", t->signal,
+			"sequence", (json_int_t) t->sequence,
+			"core_threads", (json_int_t) b->ncore_threads));
 	}
 
 	printf("Active record target: record-btrace\n");
@@ -380,12 +410,11 @@ static int bt_cmd_packets(const struct bt_tool *tool, const char *file)
 	if (strcmp(tool->command, "maint-info") == 0) {
 		if (tool->args[0])
 			fputs("Invalid argument.\n", stderr);
-		else if (tool->json) {
-			printf("{\"format\": \"%s\", \"packets\": %zu}\n",
-			       bundle.format == btf_pt ? "pt" : "bts",
-			       bt_packets_count(packets));
-			status = 0;
-		} else
+		else if (tool->json)
+			status = bt_print_json(json_pack("{s:s, s:I}",
+				"format", bundle.format == btf_pt ? "pt" : "bts",
+				"packets", (json_int_t) bt_packets_count(packets)));
+		else
 			status = bt_maint_info_print(stdout, packets) < 0;
 	} else if ((tool->json ? bt_packet_history_print_json(stdout,
 			packets, tool->args, &diag)
@@ -525,15 +554,12 @@ static int bt_cmd_replay(const struct bt_tool *tool, struct bt_session *s)
 		}
 		bt_replay_position(replay, &number, &pc);
 		if (tool->json) {
-			printf("{\"command\": \"%s\", \"instruction\": ",
-			       line);
-			if (number)
-				printf("%u", number);
-			else
-				fputs("null", stdout);
-			printf(", \"pc\": \"0x%" PRIx64 "\", "
-			       "\"no_more_history\": %s}\n", pc,
-			       moved == 0 ? "true" : "false");
+			if (bt_print_json(json_pack("{s:s, s:o, s:o, s:b}",
+					"command", line, "instruction",
+					number ? json_integer(number)
+					: json_null(), "pc", bt_hex_json(pc),
+					"no_more_history", moved == 0)))
+				status = 1;
 		} else {
 			if (moved == 0)
 				puts("No more reverse-execution history.");
