@@ -32,14 +32,13 @@ void bt_history_end_window(const struct bt_ftrace *ft, bt_hist_step_fn next,
 			   unsigned int context, struct bt_hist_it *begin,
 			   struct bt_hist_it *end, int *at_edge);
 
-/* The pieces of GDB's history arguments, for every command that takes
-   a range: TEXT past white space; a decimal number (get_insn_number); a
-   size kept, as GDB keeps it, in an int; and "Junk after argument"
-   unless ARG is at its end.  Each complains as GDB does.  */
-const char *bt_arg_skip(const char *text);
-int bt_arg_number(const char **arg, uint64_t *number, struct bt_diag *diag);
-int bt_arg_count(const char **arg, int *count, struct bt_diag *diag);
-int bt_arg_end(const char *arg, struct bt_diag *diag);
+/* The packet history's RANGE of a trace of END > 0 packets, read as
+   GDB's maint_btrace_packet_history_cmd reads it, with its complaints:
+   no modifiers, numbers that fit an unsigned int, the first below END
+   ("'N' is out of range."), a +K or -K count kept unsigned in COUNT's
+   magnitude.  0, or a negative error code with DIAG set.  */
+int bt_packet_history_parse(const char *text, unsigned int end,
+			    struct bt_call_range *range, struct bt_diag *diag);
 
 /* GDB's history size: 0 ("unlimited") is INT_MAX.  */
 int bt_history_size(unsigned int size);

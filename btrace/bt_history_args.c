@@ -1,6 +1,7 @@
 /* Arguments of the history commands, parsed as GDB 13.1's record.c does
    (modifiers, then "+", "-", "N", "N,M", "N,+K", "N,-K"), with its
-   error messages, so that a script can pass GDB's argument text.  */
+   error messages, so that a script can pass GDB's argument text; the
+   packet history's the same way with btrace.c's few differences.  */
 #include "btrace/bt_history.h"
 
 #include <ctype.h>
@@ -8,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *bt_arg_skip(const char *text)
+static const char *bt_arg_skip(const char *text)
 {
 	while (isspace((unsigned char) *text))
 		text++;
@@ -28,7 +29,8 @@ static const char *bt_arg_digits(const char *arg, struct bt_diag *diag)
 	return pos;
 }
 
-int bt_arg_number(const char **arg, uint64_t *number, struct bt_diag *diag)
+static int bt_arg_number(const char **arg, uint64_t *number,
+			 struct bt_diag *diag)
 {
 	const char *pos = bt_arg_digits(*arg, diag);
 	char *end;
@@ -40,7 +42,7 @@ int bt_arg_number(const char **arg, uint64_t *number, struct bt_diag *diag)
 	return 0;
 }
 
-int bt_arg_count(const char **arg, int *count, struct bt_diag *diag)
+static int bt_arg_count(const char **arg, int *count, struct bt_diag *diag)
 {
 	const char *pos = bt_arg_digits(*arg, diag);
 	char *end;
@@ -52,7 +54,7 @@ int bt_arg_count(const char **arg, int *count, struct bt_diag *diag)
 	return 0;
 }
 
-int bt_arg_end(const char *arg, struct bt_diag *diag)
+static int bt_arg_end(const char *arg, struct bt_diag *diag)
 {
 	if (*arg)
 		return bt_diag_set(diag, bte_invalid, 0, 0,
@@ -114,7 +116,26 @@ static int bt_modifiers(const char **arg, bt_modifier_fn modifier,
 	return flags;
 }
 
-static int bt_history_parse(const char *text, bt_modifier_fn modifier,
+/* How a command reads its arguments: the modifiers it takes (NULL for
+   none) and, for the packet history (GDB's maint_btrace_packet_history_cmd
+   and its get_uint), END > 0: numbers are unsigned ints, the first below
+   END, white space may come before the comma, and a count is unsigned.  */
+struct bt_arg_rules {
+	bt_modifier_fn modifier;
+	unsigned int end;
+};
+
+/* A number read for the packet history, as get_uint checks it.  */
+static int bt_arg_uint(uint64_t n, struct bt_diag *diag)
+{
+	if (n > UINT_MAX)
+		return bt_diag_set(diag, bte_invalid, 0, 0,
+				   "Number too big.");
+	return 0;
+}
+
+static int bt_history_parse(const char *text,
+			    const struct bt_arg_rules *rules,
 			    struct bt_call_range *range, struct bt_diag *diag)
 {
 	char buf[512];
@@ -140,7 +161,8 @@ static int bt_history_parse(const char *text, bt_modifier_fn modifier,
 	memcpy(buf, text, len);
 	buf[len] = 0;
 
-	flags = bt_modifiers(&arg, modifier, diag);
+	flags = rules->modifier ? bt_modifiers(&arg, rules->modifier, diag)
+		: 0;
 	if (flags < 0)
 		return flags;
 
@@ -155,6 +177,16 @@ static int bt_history_parse(const char *text, bt_modifier_fn modifier,
 	if (errcode < 0)
 		return errcode;
 	range->kind = btcr_from;
+	if (rules->end) {
+		errcode = bt_arg_uint(range->begin, diag);
+		if (errcode < 0)
+			return errcode;
+		if (rules->end <= range->begin)
+			return bt_diag_set(diag, bte_range, 0, 0,
+					   "'%u' is out of range.",
+					   (unsigned int) range->begin);
+		arg = bt_arg_skip(arg);
+	}
 
 	if (*arg != ',')
 		return bt_arg_end(arg, diag) < 0 ? -bte_invalid : flags;
@@ -171,12 +203,20 @@ static int bt_history_parse(const char *text, bt_modifier_fn modifier,
 		errcode = bt_arg_end(arg, diag);
 		if (errcode < 0)
 			return errcode;
-		range->count = negative ? -(int64_t) count : (int64_t) count;
+		/* The packet history compares the int unsigned.  */
+		if (rules->end)
+			range->count = (int64_t) (unsigned int) count;
+		else
+			range->count = count;
+		if (negative)
+			range->count = -range->count;
 		range->has_count = 1;
 		return flags;
 	}
 
 	errcode = bt_arg_number(&arg, &range->end, diag);
+	if (errcode >= 0 && rules->end)
+		errcode = bt_arg_uint(range->end, diag);
 	if (errcode < 0)
 		return errcode;
 	errcode = bt_arg_end(arg, diag);
@@ -189,13 +229,27 @@ static int bt_history_parse(const char *text, bt_modifier_fn modifier,
 int bt_call_history_parse(const char *text, struct bt_call_range *range,
 			  struct bt_diag *diag)
 {
-	return bt_history_parse(text, bt_call_modifier, range, diag);
+	const struct bt_arg_rules rules = { bt_call_modifier, 0 };
+
+	return bt_history_parse(text, &rules, range, diag);
 }
 
 int bt_insn_history_parse(const char *text, struct bt_call_range *range,
 			  struct bt_diag *diag)
 {
-	return bt_history_parse(text, bt_insn_modifier, range, diag);
+	const struct bt_arg_rules rules = { bt_insn_modifier, 0 };
+
+	return bt_history_parse(text, &rules, range, diag);
+}
+
+int bt_packet_history_parse(const char *text, unsigned int end,
+			    struct bt_call_range *range, struct bt_diag *diag)
+{
+	const struct bt_arg_rules rules = { NULL, end };
+
+	if (!end)
+		return bt_diag_set(diag, bte_invalid, 0, 0, "bad arguments");
+	return bt_history_parse(text, &rules, range, diag);
 }
 
 int bt_history_size(unsigned int size)

@@ -6,9 +6,7 @@
 #include "btrace/bt_history.h"
 #include "btrace/bt_json.h"
 
-#include <ctype.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -277,93 +275,53 @@ static void bt_print_packet(FILE *out, const struct bt_packets *p,
 	fputc('\n', out);
 }
 
-/* A packet number: GDB reads it into an unsigned int.  */
-static int bt_get_uint(const char **arg, unsigned int *value,
-		       struct bt_diag *diag)
-{
-	uint64_t n;
-	int errcode = bt_arg_number(arg, &n, diag);
-
-	if (errcode < 0)
-		return errcode;
-	if (n > UINT_MAX)
-		return bt_diag_set(diag, bte_invalid, 0, 0,
-				   "Number too big.");
-	*value = (unsigned int) n;
-	return 0;
-}
-
 /* GDB's maint_btrace_packet_history_cmd window, without prior history
-   (from = to = 0): the range [*FROM, *TO).  */
-static int bt_packet_window(const char *arg, unsigned int end,
-			    unsigned int *pfrom, unsigned int *pto,
-			    struct bt_diag *diag)
+   (from = to = 0): the range [*FROM, *TO) of RANGE (see
+   bt_packet_history_parse) in a trace of END packets.  */
+static void bt_packet_window(const struct bt_call_range *range,
+			     unsigned int end, unsigned int *pfrom,
+			     unsigned int *pto)
 {
 	unsigned int size = 10, from = 0, to = 0, begin = 0;
-	int errcode;
 
-	if (!arg || !*arg || strcmp(arg, "+") == 0) {
-		from = to;
+	switch (range->kind) {
+	case btcr_default:
 		if (end - from < size)
 			size = end - from;
 		to = from + size;
-	} else if (strcmp(arg, "-") == 0) {
-		to = from;
+		break;
+	case btcr_backward:
 		if (to - begin < size)
 			size = to - begin;
 		from = to - size;
-	} else {
-		errcode = bt_get_uint(&arg, &from, diag);
-		if (errcode < 0)
-			return errcode;
-		if (end <= from)
-			return bt_diag_set(diag, bte_range, 0, 0,
-					   "'%u' is out of range.", from);
-		arg = bt_arg_skip(arg);
-		if (*arg == ',') {
-			arg = bt_arg_skip(arg + 1);
-			if (*arg == '+' || *arg == '-') {
-				int back = *arg == '-';
-
-				arg += 1;
-				int count;
-
-				errcode = bt_arg_count(&arg, &count, diag);
-				if (errcode < 0 || bt_arg_end(arg, diag) < 0)
-					return -bte_invalid;
-				/* GDB compares the int unsigned.  */
-				size = (unsigned int) count;
-				if (back) {
-					/* Include the first argument's.  */
-					from += 1;
-					to = from;
-					if (to - begin < size)
-						size = to - begin;
-					from = to - size;
-				} else {
-					if (end - from < size)
-						size = end - from;
-					to = from + size;
-				}
-			} else {
-				errcode = bt_get_uint(&arg, &to, diag);
-				if (errcode < 0)
-					return errcode;
-				to = to < end ? to + 1 : end;
-				if (bt_arg_end(arg, diag) < 0)
-					return -bte_invalid;
+		break;
+	case btcr_from:
+		from = (unsigned int) range->begin;
+		if (range->has_count) {
+			/* GDB compares the int unsigned.  */
+			size = (unsigned int) llabs(range->count);
+			if (range->count < 0) {
+				/* Include the first argument's.  */
+				from += 1;
+				to = from;
+				if (to - begin < size)
+					size = to - begin;
+				from = to - size;
+				break;
 			}
-		} else {
-			if (bt_arg_end(arg, diag) < 0)
-				return -bte_invalid;
-			if (end - from < size)
-				size = end - from;
-			to = from + size;
 		}
+		if (end - from < size)
+			size = end - from;
+		to = from + size;
+		break;
+	case btcr_between:
+		from = (unsigned int) range->begin;
+		to = (unsigned int) range->end;
+		to = to < end ? to + 1 : end;
+		break;
 	}
 	*pfrom = from;
 	*pto = to;
-	return 0;
 }
 
 static int bt_packet_history_run(FILE *out, const struct bt_packets *p,
@@ -372,8 +330,7 @@ static int bt_packet_history_run(FILE *out, const struct bt_packets *p,
 {
 	unsigned int from = 0, to = 0;
 	struct bt_json_list *list;
-	char buf[512];
-	size_t len;
+	struct bt_call_range window;
 	int errcode;
 
 	if (!out || !p)
@@ -387,21 +344,11 @@ static int bt_packet_history_run(FILE *out, const struct bt_packets *p,
 		return 0;
 	}
 
-	/* GDB's command line drops surrounding white space.  */
-	range = bt_arg_skip(range ? range : "");
-	len = strlen(range);
-	while (len && isspace((unsigned char) range[len - 1]))
-		len--;
-	if (len >= sizeof(buf))
-		return bt_diag_set(diag, bte_invalid, 0, 0,
-				   "argument too long");
-	memcpy(buf, range, len);
-	buf[len] = 0;
-
-	errcode = bt_packet_window(buf, (unsigned int) p->count, &from, &to,
-				   diag);
+	errcode = bt_packet_history_parse(range, (unsigned int) p->count,
+					  &window, diag);
 	if (errcode < 0)
 		return errcode;
+	bt_packet_window(&window, (unsigned int) p->count, &from, &to);
 
 	if (!json) {
 		for (unsigned int i = from; i < to; ++i)

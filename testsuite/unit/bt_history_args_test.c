@@ -1,5 +1,6 @@
 /* Call-history arguments parsed as GDB's record.c parses them.  */
 #include "btrace/ptbtrace.h"
+#include "btrace/bt_history.h"
 
 #include <criterion/criterion.h>
 #include <string.h>
@@ -94,4 +95,44 @@ Test(bt_history_args, range_errors_use_gdbs_words)
 	cr_assert_str_eq(d.text, "Junk after argument: x.");
 	cr_assert_eq(parse("3,+4 5", &r, &d), -bte_invalid);
 	cr_assert_str_eq(d.text, "Junk after argument:  5.");
+}
+
+/* The packet history reads the same pieces by
+   maint_btrace_packet_history_cmd's rules.  */
+Test(bt_history_args, packet_ranges)
+{
+	struct bt_call_range r;
+	struct bt_diag d;
+
+	bt_diag_init(&d);
+	cr_assert_eq(bt_packet_history_parse(" - ", 7, &r, &d), 0);
+	cr_assert_eq(r.kind, btcr_backward);
+	cr_assert_eq(bt_packet_history_parse("2 , 5", 7, &r, &d), 0);
+	cr_assert_eq(r.kind, btcr_between);
+	cr_assert(r.begin == 2 && r.end == 5);
+	cr_assert_eq(bt_packet_history_parse("2,-3", 7, &r, &d), 0);
+	cr_assert(r.kind == btcr_from && r.has_count && r.count == -3);
+	cr_assert_eq(bt_packet_history_parse("1,+3000000000", 7, &r, &d), 0);
+	/* strtol's value cut to an int, then read unsigned again.  */
+	cr_assert_eq(r.count, 3000000000);
+}
+
+Test(bt_history_args, packet_range_errors_use_gdbs_words)
+{
+	struct bt_call_range r;
+	struct bt_diag d;
+
+	bt_diag_init(&d);
+	cr_assert_eq(bt_packet_history_parse("/r", 7, &r, &d), -bte_invalid);
+	cr_assert_str_eq(d.text, "Expected positive number, got: /r.");
+	cr_assert_eq(bt_packet_history_parse("4294967296", 7, &r, &d),
+		     -bte_invalid);
+	cr_assert_str_eq(d.text, "Number too big.");
+	cr_assert_eq(bt_packet_history_parse("7 x", 7, &r, &d), -bte_range);
+	cr_assert_str_eq(d.text, "'7' is out of range.");
+	cr_assert_eq(bt_packet_history_parse("2,4294967296", 7, &r, &d),
+		     -bte_invalid);
+	cr_assert_str_eq(d.text, "Number too big.");
+	cr_assert_eq(bt_packet_history_parse("2 x", 7, &r, &d), -bte_invalid);
+	cr_assert_str_eq(d.text, "Junk after argument: x.");
 }
