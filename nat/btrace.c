@@ -317,3 +317,18 @@ void nat_btrace_cpu(const struct nat_thread *thread, struct trace_cpu *cpu)
 	if (cpu_info_read(&host) == 0)
 		cpu_info_for_pt_config(cpu, &host);
 }
+
+enum trace_format nat_btrace_format(const struct nat_thread *thread)
+{
+	return thread->btrace ? thread->btrace->format : trace_format_none;
+}
+
+size_t nat_btrace_size(const struct nat_thread *thread)
+{
+	return thread->btrace ? thread->btrace->size : 0;
+}
+
+bool nat_btrace_is_emulated(const struct nat_thread *thread)
+{
+	return thread->btrace && thread->btrace->emulated;
+}

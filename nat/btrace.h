@@ -96,6 +96,12 @@ int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
 			struct trace_blocks *blocks);
 
+/* THREAD's trace: its format (trace_format_none when untraced), its
+   buffer size in use, whether the emulator records it.  */
+enum trace_format nat_btrace_format(const struct nat_thread *thread);
+size_t nat_btrace_size(const struct nat_thread *thread);
+bool nat_btrace_is_emulated(const struct nat_thread *thread);
+
 int nat_btrace_status(const struct nat_thread *thread,
 		      struct nat_btrace_status *status);
 

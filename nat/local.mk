@@ -4,6 +4,7 @@ noinst_LIBRARIES += nat/libpsnat.a
 nat_libpsnat_a_SOURCES = \
 	nat/target.h \
 	nat/process.c nat/process.h \
+	nat/target_access.c \
 	nat/inferior.c \
 	nat/wait.c nat/wait_status.h \
 	nat/wait_block.c nat/wait_block.h \
