@@ -332,3 +332,13 @@ bool nat_btrace_is_emulated(const struct nat_thread *thread)
 {
 	return thread->btrace && thread->btrace->emulated;
 }
+
+int nat_btrace_pt_probe(char *reason, size_t len)
+{
+	return perf_pt_probe(reason, len);
+}
+
+int nat_btrace_host_cpuinfo(struct ps_buf *out)
+{
+	return cpu_info_procfs(out);
+}

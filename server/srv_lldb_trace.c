@@ -9,8 +9,6 @@
 #include "server/rsp_escape.h"
 #include "common/ps_error.h"
 #include "nat/btrace.h"
-#include "nat/cpu_info.h"
-#include "nat/perf_pt.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -164,7 +162,7 @@ static int srv_lldb_hardware(struct srv *srv)
 	char reason[256];
 
 	return nat_target_btrace_policy(srv->target) != nat_btrace_emulated &&
-	       perf_pt_probe(reason, sizeof(reason)) == 0;
+	       nat_btrace_pt_probe(reason, sizeof(reason)) == 0;
 }
 
 static int srv_lldb_supported(struct srv *srv)
@@ -176,7 +174,7 @@ static int srv_lldb_supported(struct srv *srv)
 	if (!srv_lldb_process(srv, name))
 		return srv_reply;
 	if (nat_target_btrace_policy(srv->target) == nat_btrace_hardware &&
-	    perf_pt_probe(reason, sizeof(reason)) < 0)
+	    nat_btrace_pt_probe(reason, sizeof(reason)) < 0)
 		return srv_lldb_error(srv, "Intel PT is not available: %s "
 				      "(ptstub runs with "
 				      "--btrace-source=hardware)", reason);
@@ -455,7 +453,7 @@ static int srv_lldb_cpuinfo(struct srv *srv, struct nat_process *proc,
 		}
 	if (emulated)
 		return ps_buf_puts(out, srv_lldb_emu_cpuinfo);
-	return cpu_info_procfs(out);
+	return nat_btrace_host_cpuinfo(out);
 }
 
 static int srv_lldb_add_data(json_t *list, const char *kind, size_t size)
