@@ -80,14 +80,11 @@ int srv_lldb_error(struct srv *srv, const char *fmt, ...)
 
 static void srv_lldb_warn(struct srv_lldb *st, const char *text)
 {
-	char **w = realloc(st->warnings,
-			   (st->nwarnings + 1) * sizeof(*st->warnings));
-
-	if (!w)
+	if (PS_ARRAY_RESERVE(st->warnings, st->warnings_cap,
+			     st->nwarnings + 1) < 0)
 		return;
-	st->warnings = w;
-	w[st->nwarnings] = strdup(text);
-	if (w[st->nwarnings])
+	st->warnings[st->nwarnings] = strdup(text);
+	if (st->warnings[st->nwarnings])
 		st->nwarnings++;
 }
 

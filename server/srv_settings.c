@@ -2,6 +2,7 @@
    catch, randomization, environment, shell, working directory.  */
 #include "server/server.h"
 #include "common/gdb_signals.h"
+#include "common/ps_array.h"
 #include "common/ps_error.h"
 #include "common/ps_hex.h"
 
@@ -83,7 +84,7 @@ static void srv_env_free(struct srv *srv)
 		free(srv->env[i]);
 	free(srv->env);
 	srv->env = NULL;
-	srv->nenv = 0;
+	srv->nenv = srv->env_cap = 0;
 	nat_target_start_opts(srv->target)->envp = NULL;
 }
 
@@ -96,9 +97,9 @@ static int srv_env_own(struct srv *srv)
 		return 0;
 	while (environ[n])
 		n++;
-	srv->env = calloc(n + 1, sizeof(*srv->env));
-	if (!srv->env)
+	if (PS_ARRAY_RESERVE(srv->env, srv->env_cap, n + 1) < 0)
 		return -pse_nomem;
+	memset(srv->env, 0, (n + 1) * sizeof(*srv->env));
 	for (size_t i = 0; i < n; i++) {
 		srv->env[i] = strdup(environ[i]);
 		if (!srv->env[i])
@@ -159,14 +160,13 @@ static int srv_env_set(struct srv *srv, const char *p, const char *end,
 		srv->env[i] = entry;
 		return srv_ok(srv);
 	}
-	env = realloc(srv->env, (srv->nenv + 2) * sizeof(*env));
-	if (!env) {
+	if (PS_ARRAY_RESERVE(srv->env, srv->env_cap, srv->nenv + 2) < 0) {
 		free(entry);
 		return -pse_nomem;
 	}
+	env = srv->env;
 	env[srv->nenv++] = entry;
 	env[srv->nenv] = NULL;
-	srv->env = env;
 	nat_target_start_opts(srv->target)->envp = env;
 	return srv_ok(srv);
 }
