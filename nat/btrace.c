@@ -317,3 +317,28 @@ void nat_btrace_cpu(const struct nat_thread *thread, struct trace_cpu *cpu)
 	if (cpu_info_read(&host) == 0)
 		cpu_info_for_pt_config(cpu, &host);
 }
+
+enum trace_format nat_btrace_format(const struct nat_thread *thread)
+{
+	return thread->btrace ? thread->btrace->format : trace_format_none;
+}
+
+size_t nat_btrace_size(const struct nat_thread *thread)
+{
+	return thread->btrace ? thread->btrace->size : 0;
+}
+
+bool nat_btrace_is_emulated(const struct nat_thread *thread)
+{
+	return thread->btrace && thread->btrace->emulated;
+}
+
+int nat_btrace_pt_probe(char *reason, size_t len)
+{
+	return perf_pt_probe(reason, len);
+}
+
+int nat_btrace_host_cpuinfo(struct ps_buf *out)
+{
+	return cpu_info_procfs(out);
+}

@@ -96,8 +96,22 @@ int nat_btrace_read_pt(struct nat_thread *thread, enum nat_btrace_read type,
 int nat_btrace_read_bts(struct nat_thread *thread, enum nat_btrace_read type,
 			struct trace_blocks *blocks);
 
+/* THREAD's trace: its format (trace_format_none when untraced), its
+   buffer size in use, whether the emulator records it.  */
+enum trace_format nat_btrace_format(const struct nat_thread *thread);
+size_t nat_btrace_size(const struct nat_thread *thread);
+bool nat_btrace_is_emulated(const struct nat_thread *thread);
+
 int nat_btrace_status(const struct nat_thread *thread,
 		      struct nat_btrace_status *status);
+
+/* Whether this host traces PT in hardware: 0, or negative with REASON
+   (LEN bytes) saying why not, as perf_pt_probe says it.  */
+int nat_btrace_pt_probe(char *reason, size_t len);
+
+/* Append the host's /proc/cpuinfo, the cpu a hardware trace's consumer
+   decodes against (LLDB's procfsCpuInfo).  */
+int nat_btrace_host_cpuinfo(struct ps_buf *out);
 
 /* The cpu to name in a PT trace's configuration; an empty vendor when
    none should be named (emulated traces, cpus libipt does not know).  */

@@ -4,6 +4,7 @@ noinst_LIBRARIES += nat/libpsnat.a
 nat_libpsnat_a_SOURCES = \
 	nat/target.h \
 	nat/process.c nat/process.h \
+	nat/target_access.c \
 	nat/inferior.c \
 	nat/wait.c nat/wait_status.h \
 	nat/wait_block.c nat/wait_block.h \
@@ -30,11 +31,13 @@ nat_libpsnat_a_SOURCES += \
 	nat/cpu_info.c nat/cpu_info.h
 
 # What /proc and the dynamic linker say: the auxv, the svr4 library
-# list, the executable, thread names, cores and osdata lists.
+# list, the executable, thread names, cores and osdata lists, files
+# inside a process's root.
 nat_libpsnat_a_SOURCES += \
 	nat/auxv.c nat/auxv.h \
 	nat/procinfo.c nat/procinfo.h \
 	nat/svr4.c nat/svr4.h \
+	nat/proc_root.c nat/proc_root.h \
 	nat/osdata.c nat/osdata.h \
 	nat/osdata_sys.c nat/osdata_sys.h
 

@@ -176,3 +176,145 @@ int osdata_time(long long seconds, struct ps_buf *out)
 		return -pse_invalid;
 	return ps_buf_puts(out, buf);
 }
+
+/* A reader's callback and context, for the row parser of its file.  */
+struct osdata_reader {
+	void *ctx;
+	int family, tcp;
+	union {
+		int (*cpuinfo)(void *ctx, const char *key, const char *value);
+		int (*module)(void *ctx, const struct osdata_module *mod);
+		int (*socket)(void *ctx, const struct osdata_socket *sock,
+			      int family, int tcp);
+		int (*shm)(void *ctx, const struct osdata_shm *shm);
+		int (*sem)(void *ctx, const struct osdata_sem *sem);
+		int (*msg)(void *ctx, const struct osdata_msg *msg);
+	} each;
+};
+
+/* Each line of the file PATH, to LINE(R, line); a file that cannot be
+   opened has none.  */
+static int osdata_for_each_line(const char *path, struct osdata_reader *r,
+				int (*line)(struct osdata_reader *r,
+					    char *text))
+{
+	char buf[8192];
+	FILE *f = fopen(path, "re");
+	int err = 0;
+
+	if (!f)
+		return 0;
+	while (!err && fgets(buf, sizeof(buf), f))
+		err = line(r, buf);
+	fclose(f);
+	return err;
+}
+
+static int cpuinfo_row(struct osdata_reader *r, char *text)
+{
+	const char *key, *value;
+
+	if (!osdata_cpuinfo_line(text, &key, &value))
+		return 0;
+	return r->each.cpuinfo(r->ctx, key, value);
+}
+
+int osdata_read_cpuinfo(int (*each)(void *ctx, const char *key,
+				    const char *value), void *ctx)
+{
+	struct osdata_reader r = { .ctx = ctx, .each.cpuinfo = each };
+
+	return osdata_for_each_line("/proc/cpuinfo", &r, cpuinfo_row);
+}
+
+static int module_row(struct osdata_reader *r, char *text)
+{
+	struct osdata_module mod;
+
+	if (!osdata_module_line(text, &mod))
+		return 0;
+	return r->each.module(r->ctx, &mod);
+}
+
+int osdata_read_modules(int (*each)(void *ctx,
+				    const struct osdata_module *mod),
+			void *ctx)
+{
+	struct osdata_reader r = { .ctx = ctx, .each.module = each };
+
+	return osdata_for_each_line("/proc/modules", &r, module_row);
+}
+
+static int socket_row(struct osdata_reader *r, char *text)
+{
+	struct osdata_socket sock;
+
+	if (!osdata_socket_line(text, r->family, r->tcp, &sock))
+		return 0;
+	return r->each.socket(r->ctx, &sock, r->family, r->tcp);
+}
+
+int osdata_read_sockets(int (*each)(void *ctx,
+				    const struct osdata_socket *sock,
+				    int family, int tcp), void *ctx)
+{
+	static const struct { const char *path; int family, tcp; } files[] = {
+		{ "/proc/net/tcp", AF_INET, 1 }, { "/proc/net/udp", AF_INET, 0 },
+		{ "/proc/net/tcp6", AF_INET6, 1 },
+		{ "/proc/net/udp6", AF_INET6, 0 },
+	};
+	struct osdata_reader r = { .ctx = ctx, .each.socket = each };
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !err; i++) {
+		r.family = files[i].family;
+		r.tcp = files[i].tcp;
+		err = osdata_for_each_line(files[i].path, &r, socket_row);
+	}
+	return err;
+}
+
+static int shm_row(struct osdata_reader *r, char *text)
+{
+	struct osdata_shm shm;
+
+	return osdata_shm_line(text, &shm) ? r->each.shm(r->ctx, &shm) : 0;
+}
+
+int osdata_read_shm(int (*each)(void *ctx, const struct osdata_shm *shm),
+		    void *ctx)
+{
+	struct osdata_reader r = { .ctx = ctx, .each.shm = each };
+
+	return osdata_for_each_line("/proc/sysvipc/shm", &r, shm_row);
+}
+
+static int sem_row(struct osdata_reader *r, char *text)
+{
+	struct osdata_sem sem;
+
+	return osdata_sem_line(text, &sem) ? r->each.sem(r->ctx, &sem) : 0;
+}
+
+int osdata_read_sem(int (*each)(void *ctx, const struct osdata_sem *sem),
+		    void *ctx)
+{
+	struct osdata_reader r = { .ctx = ctx, .each.sem = each };
+
+	return osdata_for_each_line("/proc/sysvipc/sem", &r, sem_row);
+}
+
+static int msg_row(struct osdata_reader *r, char *text)
+{
+	struct osdata_msg msg;
+
+	return osdata_msg_line(text, &msg) ? r->each.msg(r->ctx, &msg) : 0;
+}
+
+int osdata_read_msg(int (*each)(void *ctx, const struct osdata_msg *msg),
+		    void *ctx)
+{
+	struct osdata_reader r = { .ctx = ctx, .each.msg = each };
+
+	return osdata_for_each_line("/proc/sysvipc/msg", &r, msg_row);
+}

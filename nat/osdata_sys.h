@@ -2,7 +2,8 @@
    (/proc/cpuinfo), kernel modules (/proc/modules), internet sockets
    (/proc/net/{tcp,udp}{,6}) and System V IPC objects (/proc/sysvipc/).
    Each parser takes one line of its file and says whether it is a row,
-   so a line gdbserver would skip is skipped here too.  */
+   so a line gdbserver would skip is skipped here too; each reader
+   parses its whole file, so the server only formats the rows.  */
 #ifndef NAT_OSDATA_SYS_H
 #define NAT_OSDATA_SYS_H
 
@@ -71,6 +72,26 @@ struct osdata_msg {
 int osdata_shm_line(const char *line, struct osdata_shm *shm);
 int osdata_sem_line(const char *line, struct osdata_sem *sem);
 int osdata_msg_line(const char *line, struct osdata_msg *msg);
+
+/* Readers: each row of a table, parsed, to EACH with CTX, in the file's
+   order.  A file that cannot be opened has no rows, as with gdbserver.
+   A nonzero return of EACH stops the reading and is returned.  */
+int osdata_read_cpuinfo(int (*each)(void *ctx, const char *key,
+				    const char *value), void *ctx);
+int osdata_read_modules(int (*each)(void *ctx,
+				    const struct osdata_module *mod),
+			void *ctx);
+/* /proc/net/tcp, udp, tcp6 and udp6 in turn; FAMILY AF_INET or
+   AF_INET6, TCP 1 for tcp.  */
+int osdata_read_sockets(int (*each)(void *ctx,
+				    const struct osdata_socket *sock,
+				    int family, int tcp), void *ctx);
+int osdata_read_shm(int (*each)(void *ctx, const struct osdata_shm *shm),
+		    void *ctx);
+int osdata_read_sem(int (*each)(void *ctx, const struct osdata_sem *sem),
+		    void *ctx);
+int osdata_read_msg(int (*each)(void *ctx, const struct osdata_msg *msg),
+		    void *ctx);
 
 /* Append the name of user UID or group GID ("" for none).  */
 int osdata_user_name(uid_t uid, struct ps_buf *out);

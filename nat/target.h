@@ -1,7 +1,12 @@
 /* The Linux native target: the processes and threads ptstub controls
    through ptrace, with gdbserver's all-stop semantics, or its non-stop
    ones (each thread stops and runs on its own).  The server layer above
-   speaks only to this interface.  */
+   speaks only to this interface.
+
+   The structs below stay visible because nat/ and rec/ use their
+   fields, but server/ must not touch them: it reads and sets them only
+   through the functions of this header (the accessors at its end,
+   nat/target_access.c), so nat/ can change its bookkeeping alone.  */
 #ifndef NAT_TARGET_H
 #define NAT_TARGET_H
 
@@ -154,6 +159,9 @@ struct nat_start_opts {
 	int keep_stdio_free;
 };
 
+/* Host signal tables' size: signals 1 to 64, by number.  */
+#define NAT_SIGNALS 65
+
 struct nat_target {
 	struct nat_process *procs;
 	struct nat_start_opts start;
@@ -174,11 +182,11 @@ struct nat_target {
 	int report_thread_create;
 
 	/* Host signals to deliver without a stop (QPassSignals).  */
-	uint8_t pass_signals[65];
+	uint8_t pass_signals[NAT_SIGNALS];
 	/* Host signals the program may have (QProgramSignals): a signal
 	   the client was told of is delivered at detach if listed; without
 	   the packet, all but SIGTRAP and SIGINT, as gdbserver.  */
-	uint8_t program_signals[65];
+	uint8_t program_signals[NAT_SIGNALS];
 	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
@@ -345,5 +353,83 @@ int nat_thread_xcr0(struct nat_thread *thread, uint64_t *xcr0);
 int nat_thread_siginfo(struct nat_thread *thread, void *buf, size_t len);
 int nat_thread_set_siginfo(struct nat_thread *thread, const void *buf,
 			   size_t len);
+
+
+/* Accessors: how the server walks and reads processes and threads, and
+   sets what the client asked for, without the structs' fields.  */
+
+/* Walking: processes in creation order (nat_first_process first), a
+   process's threads in creation order; NULL after the last.  */
+struct nat_process *nat_process_next(struct nat_process *proc);
+struct nat_thread *nat_process_first_thread(struct nat_process *proc);
+struct nat_thread *nat_thread_next(struct nat_thread *thread);
+
+pid_t nat_process_pid(const struct nat_process *proc);
+/* Attached to (detached at the end), not started by ptstub.  */
+int nat_process_attached(const struct nat_process *proc);
+/* One of the process's planted int3s at ADDR, or NULL.  */
+const struct int3_site *nat_process_int3_at(struct nat_process *proc,
+					    uint64_t addr);
+/* QCatchSyscalls for PROC: nat_catch_syscall_set's rules.  */
+int nat_process_catch_syscalls(struct nat_process *proc, int on,
+			       const uint64_t *nrs, size_t count);
+
+pid_t nat_thread_tid(const struct nat_thread *thread);
+pid_t nat_thread_pid(const struct nat_thread *thread);
+struct nat_process *nat_thread_process(struct nat_thread *thread);
+/* Its last resume was a single-step.  */
+int nat_thread_stepping(const struct nat_thread *thread);
+/* The client enabled a branch trace on it (nat/btrace.h says which).  */
+int nat_thread_traced(const struct nat_thread *thread);
+/* The host signal the client was told it stopped with (0: along with
+   another thread), what '?' reports; set when the server changes what
+   the client was told.  */
+int nat_thread_last_sig(const struct nat_thread *thread);
+void nat_thread_set_last_sig(struct nat_thread *thread, int sig);
+/* The client was told it stopped and has not resumed it since.  */
+int nat_thread_stop_reported(const struct nat_thread *thread);
+/* A plain signal stop it has pending (no ptrace event): taken from
+   the pending ones as the client's stop, and its signal returned; 0
+   when there is none.  */
+int nat_thread_take_signal_stop(struct nat_thread *thread);
+
+/* The events the client asked to see (qSupported, QThreadEvents).  */
+void nat_target_set_fork_events(struct nat_target *target, int fork,
+				int vfork, int exec);
+void nat_target_set_thread_events(struct nat_target *target, int on);
+/* A new client: none of those events, no QPassSignals, no
+   QProgramSignals.  */
+void nat_target_client_reset(struct nat_target *target);
+/* QPassSignals and QProgramSignals: PASS is indexed by host signal,
+   NAT_SIGNALS entries.  */
+void nat_target_set_pass_signals(struct nat_target *target,
+				 const uint8_t pass[NAT_SIGNALS]);
+void nat_target_set_program_signals(struct nat_target *target,
+				    const uint8_t pass[NAT_SIGNALS]);
+
+/* How programs are started, for the server to fill in.  */
+struct nat_start_opts *nat_target_start_opts(struct nat_target *target);
+
+/* The --debug log, or NULL.  */
+FILE *nat_target_debug(const struct nat_target *target);
+void nat_target_set_debug(struct nat_target *target, FILE *log);
+
+/* --btrace-source and --btrace-engine (enum nat_btrace_policy and
+   enum nat_btrace_engine of nat/btrace.h).  */
+void nat_target_set_btrace(struct nat_target *target, int policy,
+			   int engine);
+int nat_target_btrace_policy(const struct nat_target *target);
+int nat_target_btrace_engine(const struct nat_target *target);
+/* Bytes between PSB+ in emulated PT traces enabled from now on (0:
+   the emulator's default).  */
+void nat_target_set_psb_period(struct nat_target *target, uint32_t bytes);
+
+/* The new-thread hook (on_new_thread above) and its context; clearing
+   takes effect only while CTX is the one set.  */
+void nat_target_set_new_thread_hook(struct nat_target *target,
+				    void (*fn)(void *ctx,
+					       struct nat_thread *thread),
+				    void *ctx);
+void nat_target_clear_new_thread_hook(struct nat_target *target, void *ctx);
 
 #endif

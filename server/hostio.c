@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "server/hostio.h"
+#include "nat/proc_root.h"
 #include "common/ps_array.h"
 #include "server/rsp_escape.h"
 #include "common/ps_buf.h"
@@ -9,13 +10,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 /* GDB's File-I/O numbering (the File-I/O appendix of the GDB manual):
@@ -227,136 +226,6 @@ static long reply_data(struct ps_buf *reply, const uint8_t *data, size_t len,
 	return (long) n;
 }
 
-/* The filesystem of hio->fs_pid: -1 in *ROOT when paths are opened
-   directly (our own, or one sharing our mount namespace), else an O_PATH
-   fd for the process's root.  -1 with errno when neither.  */
-static int fs_root(const struct hostio *hio, int *root)
-{
-	char name[64];
-	struct stat own, its;
-
-	*root = -1;
-	if (hio->fs_pid == 0 || hio->fs_pid == getpid())
-		return 0;
-	/* Without namespaces there is only one filesystem.  */
-	if (stat("/proc/self/ns/mnt", &own) != 0)
-		return 0;
-	snprintf(name, sizeof(name), "/proc/%d/ns/mnt", (int) hio->fs_pid);
-	if (stat(name, &its) != 0)
-		return -1;
-	if (own.st_ino == its.st_ino && own.st_dev == its.st_dev)
-		return 0;
-
-	snprintf(name, sizeof(name), "/proc/%d/root", (int) hio->fs_pid);
-	*root = open(name, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	return *root < 0 ? -1 : 0;
-}
-
-static void close_keep_errno(int fd)
-{
-	int saved = errno;
-
-	if (fd >= 0)
-		close(fd);
-	errno = saved;
-}
-
-/* Open PATH inside ROOT so that absolute symlinks and ".." stay in the
-   process's root, as the process itself would resolve them.  Kernels
-   without openat2 get the plain /proc/PID/root/ prefix.  */
-static int open_in_root(const struct hostio *hio, int root, const char *path,
-			int flags, mode_t mode)
-{
-	struct open_how how = {
-		.flags = (uint64_t) flags,
-		.mode = (flags & O_CREAT) ? mode : 0,
-		.resolve = RESOLVE_IN_ROOT,
-	};
-	char *full;
-	long fd;
-
-	fd = syscall(SYS_openat2, root, path, &how, sizeof(how));
-	if (fd >= 0 || errno != ENOSYS)
-		return (int) fd;
-
-	if (asprintf(&full, "/proc/%d/root/%s", (int) hio->fs_pid, path) < 0) {
-		errno = ENOMEM;
-		return -1;
-	}
-	fd = open(full, flags, mode);
-	free(full);
-	return (int) fd;
-}
-
-static int fs_open(const struct hostio *hio, const char *path, int flags,
-		   mode_t mode)
-{
-	int root, fd;
-
-	flags |= O_CLOEXEC;     /* never leak GDB's files into inferiors */
-	if (fs_root(hio, &root) != 0)
-		return -1;
-	if (root < 0)
-		return open(path, flags, mode);
-	fd = open_in_root(hio, root, path, flags, mode);
-	close_keep_errno(root);
-	return fd;
-}
-
-static long fs_readlink(const struct hostio *hio, const char *path,
-			char *out, size_t size)
-{
-	int root, link;
-	long n;
-
-	if (fs_root(hio, &root) != 0)
-		return -1;
-	if (root < 0)
-		return readlink(path, out, size);
-	link = open_in_root(hio, root, path, O_PATH | O_NOFOLLOW | O_CLOEXEC, 0);
-	close_keep_errno(root);
-	if (link < 0)
-		return -1;
-	n = readlinkat(link, "", out, size);
-	/* An empty path reports a non-link as ENOENT; readlink says EINVAL.  */
-	if (n < 0 && errno == ENOENT)
-		errno = EINVAL;
-	close_keep_errno(link);
-	return n;
-}
-
-static int fs_unlink(const struct hostio *hio, const char *path)
-{
-	char dir[hostio_path_max];
-	const char *base, *slash;
-	int root, at, ret;
-
-	if (fs_root(hio, &root) != 0)
-		return -1;
-	if (root < 0)
-		return unlink(path);
-
-	/* unlinkat has no RESOLVE_IN_ROOT: resolve the directory with it.  */
-	slash = strrchr(path, '/');
-	if (slash) {
-		size_t n = (size_t) (slash - path);
-
-		memcpy(dir, path, n);
-		strcpy(dir + n, n ? "" : "/");
-		base = slash + 1;
-	} else {
-		strcpy(dir, ".");
-		base = path;
-	}
-	at = open_in_root(hio, root, dir, O_PATH | O_DIRECTORY | O_CLOEXEC, 0);
-	close_keep_errno(root);
-	if (at < 0)
-		return -1;
-	ret = unlinkat(at, base, 0);
-	close_keep_errno(at);
-	return ret;
-}
-
 /* Open flags and modes from File-I/O to Linux; -1 for unknown bits.  */
 static int fio_to_open_flags(uint64_t fio, int *flags)
 {
@@ -462,7 +331,7 @@ static int op_open(struct hostio *hio, struct cursor *cur, size_t max_reply,
 	    || fio_to_mode(fio_mode, &mode))
 		return reply_malformed(reply);
 
-	fd = fs_open(hio, path, flags, mode);
+	fd = proc_root_open(hio->fs_pid, path, flags, mode);
 	if (fd < 0)
 		return reply_errno(reply, errno);
 	err = fd_add(hio, fd);
@@ -608,7 +477,7 @@ static int op_unlink(struct hostio *hio, struct cursor *cur, size_t max_reply,
 
 	if (take_path(cur, path) || at_end(cur))
 		return reply_malformed(reply);
-	if (fs_unlink(hio, path) != 0)
+	if (proc_root_unlink(hio->fs_pid, path) != 0)
 		return reply_errno(reply, errno);
 	return reply_result(reply, 0);
 }
@@ -622,7 +491,7 @@ static int op_readlink(struct hostio *hio, struct cursor *cur,
 
 	if (take_path(cur, path) || at_end(cur))
 		return reply_malformed(reply);
-	n = fs_readlink(hio, path, target, sizeof(target) - 1);
+	n = proc_root_readlink(hio->fs_pid, path, target, sizeof(target) - 1);
 	if (n < 0)
 		return reply_errno(reply, errno);
 

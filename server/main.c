@@ -178,10 +178,10 @@ static void release_all(struct nat_target *target)
 	struct nat_process *proc;
 
 	while ((proc = nat_first_process(target))) {
-		if (proc->attached)
-			nat_detach(target, proc->pid);
+		if (nat_process_attached(proc))
+			nat_detach(target, nat_process_pid(proc));
 		else
-			nat_kill(target, proc->pid);
+			nat_kill(target, nat_process_pid(proc));
 	}
 }
 
@@ -244,6 +244,7 @@ int main(int argc, char **argv)
 	struct srv_options opts = { 0 };
 	struct rsp_listener listener;
 	struct nat_target target;
+	struct nat_start_opts *start;
 	struct srv srv;
 	int attach = 0, c, err, shell = 1, norandom = 1;
 	int btrace_policy = nat_btrace_auto;
@@ -379,15 +380,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Cannot set up ptrace: %s\n", strerror(errno));
 		return 1;
 	}
-	target.start.startup_with_shell = shell;
-	target.start.disable_randomization = norandom;
-	target.btrace_policy = btrace_policy;
-	target.btrace_engine = btrace_engine;
-	target.start.wrapper = wrapper.len ? wrapper.data : NULL;
+	start = nat_target_start_opts(&target);
+	start->startup_with_shell = shell;
+	start->disable_randomization = norandom;
+	nat_target_set_btrace(&target, btrace_policy, btrace_engine);
+	start->wrapper = wrapper.len ? wrapper.data : NULL;
 	if (opts.debug)
-		target.debug = opts.debug_file ? opts.debug_file : stderr;
+		nat_target_set_debug(&target,
+				     opts.debug_file ? opts.debug_file : stderr);
 	opts.stdio = !strcmp(comm, "-") || !strcmp(comm, "stdio");
-	target.start.keep_stdio_free = opts.stdio;
+	start->keep_stdio_free = opts.stdio;
 	srv_init(&srv, &target, &opts);
 	srv.program_argv = optind < argc ? &argv[optind] : NULL;
 

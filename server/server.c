@@ -98,14 +98,7 @@ static void srv_new_connection(struct srv *srv, struct rsp_conn *conn)
 	srv->disconnect = 0;
 	if (srv->lldb)
 		srv->lldb->client = 0;
-	srv->target->report_fork = 0;
-	srv->target->report_vfork = 0;
-	srv->target->report_exec = 0;
-	srv->target->report_thread_exit = 0;
-	srv->target->report_thread_create = 0;
-	memset(srv->target->pass_signals, 0,
-	       sizeof(srv->target->pass_signals));
-	srv->target->program_signals_set = 0;
+	nat_target_client_reset(srv->target);
 	hostio_fini(&srv->hostio);
 	hostio_init(&srv->hostio);
 	srv->xfer_object[0] = '\0';

@@ -86,8 +86,8 @@ struct srv {
 	FILE *log_file;
 
 	/* Environment and startup settings for vRun (QEnvironment*...).  */
-	char **env;
-	size_t nenv;
+	char **env;             /* NULL-terminated, for the target */
+	size_t nenv, env_cap;
 	char *cwd;
 
 	/* Breakpoint conditions GDB gave us to evaluate (Z0 and Z1).  */

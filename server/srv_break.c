@@ -95,7 +95,7 @@ static long srv_cond_read_mem(void *data, uint64_t addr, void *buf,
 {
 	struct nat_thread *thread = ((struct srv_hit *) data)->thread;
 
-	return nat_read_memory(thread->proc, addr, buf, len);
+	return nat_read_memory(nat_thread_process(thread), addr, buf, len);
 }
 
 static int srv_cond_read_reg(void *data, unsigned regno, uint64_t *value)
@@ -160,7 +160,7 @@ int srv_condition_false(struct srv *srv, struct nat_event *ev)
 	   gdbserver does for any stop at such an address; it is reported
 	   all the same.  */
 	if (ev->reason == nat_stop_step) {
-		if (thread->stepping &&
+		if (nat_thread_stepping(thread) &&
 		    (ax_cmds_count(&srv->conds_sw, pc) ||
 		     ax_cmds_count(&srv->conds_hw, pc)) &&
 		    ax_conds_eval(&srv->conds_sw, pc, &ctx) &&
@@ -176,7 +176,7 @@ int srv_condition_false(struct srv *srv, struct nat_event *ev)
 			return 0;
 		srv_run_commands(srv, pc, &ctx);
 	}
-	if (thread->stepping || srv_owed_stop(srv, ev))
+	if (nat_thread_stepping(thread) || srv_owed_stop(srv, ev))
 		return 0;
 	/* Debug-register breakpoints need no step: the kernel sets RF.  */
 	if (ev->reason == nat_stop_swbreak &&

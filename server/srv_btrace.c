@@ -33,7 +33,7 @@ static int srv_btrace_enable(struct srv *srv, enum trace_format format)
 
 	if (!thread)
 		return srv_reply;
-	if (thread->btrace)
+	if (nat_thread_traced(thread))
 		return srv_error_text(srv, "Btrace already enabled.");
 	reason[0] = '\0';
 	if (nat_btrace_enable(srv->target, thread, format, size, reason,
@@ -90,7 +90,7 @@ int srv_handle_btrace(struct srv *srv, const char *pkt, size_t len)
 	if (!strcmp(pkt, "Qbtrace:off")) {
 		struct nat_thread *thread = srv_general_thread(srv);
 
-		if (!thread->btrace)
+		if (!nat_thread_traced(thread))
 			return srv_error_text(srv, "Branch tracing not enabled.");
 		if (nat_btrace_disable(srv->target, thread) < 0)
 			return srv_error_text(srv, "Could not disable branch tracing.");
@@ -105,7 +105,7 @@ static int srv_btrace_data(struct srv *srv, struct nat_thread *thread,
 {
 	int err;
 
-	if (thread->btrace->format == trace_format_pt) {
+	if (nat_btrace_format(thread) == trace_format_pt) {
 		struct trace_cpu cpu;
 		struct ps_buf raw;
 
@@ -146,13 +146,13 @@ int srv_btrace_object(struct srv *srv, const char *object, const char *annex,
 	thread = srv_btrace_thread(srv);
 	if (!thread)
 		return -pse_nothread;
-	if (!thread->btrace) {
+	if (!nat_thread_traced(thread)) {
 		srv_error_text(srv, "Btrace not enabled.");
 		return -pse_notfound;
 	}
 	if (conf)
-		return btrace_xml_conf(out, thread->btrace->format,
-				       (unsigned) thread->btrace->size);
+		return btrace_xml_conf(out, nat_btrace_format(thread),
+				       (unsigned) nat_btrace_size(thread));
 
 	if (!strcmp(annex, "all"))
 		type = nat_btrace_read_all;

@@ -76,7 +76,7 @@ static int srv_bundle_trace(struct nat_thread *thread, struct bt_bundle *b,
 {
 	int err;
 
-	if (thread->btrace->format == trace_format_pt) {
+	if (nat_btrace_format(thread) == trace_format_pt) {
 		struct trace_cpu cpu;
 
 		err = nat_btrace_read_pt(thread, nat_btrace_read_copy, raw);
@@ -218,7 +218,7 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 	struct ps_buf raw;
 	int err, sys = 0;
 
-	if (!thread || !thread->btrace)
+	if (!thread || !nat_thread_traced(thread))
 		return ps_buf_puts(msg, "The selected thread is not traced.\n"),
 			-pse_notfound;
 	memset(&b, 0, sizeof(b));
@@ -226,14 +226,14 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 	trace_blocks_init(&blocks);
 	nat_maps_init(&maps);
 
-	b.pid = thread->proc->pid;
-	b.tid = thread->tid;
-	b.buffer_size = (uint32_t) thread->btrace->size;
+	b.pid = nat_thread_pid(thread);
+	b.tid = nat_thread_tid(thread);
+	b.buffer_size = (uint32_t) nat_btrace_size(thread);
 	err = srv_bundle_trace(thread, &b, &raw, &blocks, &newest_first);
 	if (!err)
-		err = nat_maps_read(&maps, thread->proc->pid);
+		err = nat_maps_read(&maps, nat_thread_pid(thread));
 	if (!err)
-		err = srv_bundle_maps(thread->proc, &maps, &b, &mappings, &pages);
+		err = srv_bundle_maps(nat_thread_process(thread), &maps, &b, &mappings, &pages);
 	if (!err) {
 		struct amd64_regs *regs;
 

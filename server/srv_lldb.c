@@ -20,8 +20,8 @@ struct srv_lldb *srv_lldb_state(struct srv *srv)
 		if (!srv->lldb)
 			return NULL;
 		srv->lldb->srv = srv;
-		srv->target->on_new_thread = srv_lldb_on_new_thread;
-		srv->target->on_new_thread_ctx = srv;
+		nat_target_set_new_thread_hook(srv->target,
+					       srv_lldb_on_new_thread, srv);
 	}
 	return srv->lldb;
 }
@@ -36,10 +36,8 @@ void srv_lldb_fini(struct srv *srv)
 		free(st->warnings[i]);
 	free(st->warnings);
 	free(st->proc_tids);
-	if (srv->target && srv->target->on_new_thread_ctx == srv) {
-		srv->target->on_new_thread = NULL;
-		srv->target->on_new_thread_ctx = NULL;
-	}
+	if (srv->target)
+		nat_target_clear_new_thread_hook(srv->target, srv);
 	free(st);
 	srv->lldb = NULL;
 }
@@ -82,14 +80,11 @@ int srv_lldb_error(struct srv *srv, const char *fmt, ...)
 
 static void srv_lldb_warn(struct srv_lldb *st, const char *text)
 {
-	char **w = realloc(st->warnings,
-			   (st->nwarnings + 1) * sizeof(*st->warnings));
-
-	if (!w)
+	if (PS_ARRAY_RESERVE(st->warnings, st->warnings_cap,
+			     st->nwarnings + 1) < 0)
 		return;
-	st->warnings = w;
-	w[st->nwarnings] = strdup(text);
-	if (w[st->nwarnings])
+	st->warnings[st->nwarnings] = strdup(text);
+	if (st->warnings[st->nwarnings])
 		st->nwarnings++;
 }
 
@@ -100,11 +95,11 @@ static uint64_t srv_lldb_proc_used(struct srv_lldb *st, struct nat_process *proc
 
 	for (size_t i = 0; i < st->proc_ntids; i++) {
 		struct nat_thread *t = nat_find_thread(st->srv->target,
-						       proc->pid,
+						       nat_process_pid(proc),
 						       st->proc_tids[i]);
 
-		if (t && t->btrace)
-			used += t->btrace->size;
+		if (t && nat_thread_traced(t))
+			used += nat_btrace_size(t);
 	}
 	return used;
 }
@@ -117,24 +112,24 @@ int srv_lldb_proc_add(struct srv_lldb *st, struct nat_thread *thread,
 	int err;
 
 	if (st->proc_limit &&
-	    srv_lldb_proc_used(st, thread->proc) + want > st->proc_limit) {
+	    srv_lldb_proc_used(st, nat_thread_process(thread)) + want > st->proc_limit) {
 		snprintf(reason, len, "Thread %d can't be traced as the process "
 			 "trace size limit (%llu bytes) has been reached. "
 			 "Consider retracing with a higher limit.",
-			 (int) thread->tid,
+			 (int) nat_thread_tid(thread),
 			 (unsigned long long) st->proc_limit);
 		return -pse_nospace;
 	}
 	if (PS_ARRAY_RESERVE(st->proc_tids, st->proc_cap, st->proc_ntids + 1))
 		return -pse_nomem;
-	target->btrace_psb_period = st->proc_psb;
+	nat_target_set_psb_period(target, st->proc_psb);
 	reason[0] = '\0';
 	err = nat_btrace_enable(target, thread, trace_format_pt,
 				st->proc_size, reason, len);
-	target->btrace_psb_period = 0;
+	nat_target_set_psb_period(target, 0);
 	if (err < 0)
 		return err;
-	st->proc_tids[st->proc_ntids++] = thread->tid;
+	st->proc_tids[st->proc_ntids++] = nat_thread_tid(thread);
 	return 0;
 }
 
@@ -144,14 +139,14 @@ void srv_lldb_on_new_thread(void *ctx, struct nat_thread *thread)
 	struct srv_lldb *st = srv->lldb;
 	char reason[256];
 
-	if (!st || !st->proc_pid || thread->proc->pid != st->proc_pid ||
-	    thread->btrace)
+	if (!st || !st->proc_pid || nat_thread_pid(thread) != st->proc_pid ||
+	    nat_thread_traced(thread))
 		return;
 	if (srv_lldb_proc_add(st, thread, reason, sizeof(reason)) < 0) {
 		char text[400];
 
 		snprintf(text, sizeof(text), "Thread %d is not traced: %s",
-			 (int) thread->tid, reason[0] ? reason : "unknown error");
+			 (int) nat_thread_tid(thread), reason[0] ? reason : "unknown error");
 		srv_lldb_warn(st, text);
 	}
 }

@@ -31,7 +31,7 @@ struct srv_lldb {
 	size_t proc_ntids, proc_cap;
 	/* Non-fatal messages for jLLDBTraceGetState's "warnings".  */
 	char **warnings;
-	size_t nwarnings;
+	size_t nwarnings, warnings_cap;
 };
 
 /* SRV's LLDB state, created on first use (NULL when memory is short).  */

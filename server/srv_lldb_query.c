@@ -61,11 +61,11 @@ static int srv_process_info(struct srv *srv)
 
 	if (!proc)
 		return srv_lldb_error(srv, "No process.");
-	if (procinfo_ids(proc->pid, &ids) < 0)
+	if (procinfo_ids(nat_process_pid(proc), &ids) < 0)
 		return srv_lldb_error(srv, "No such process.");
 	ps_buf_printf(r, "pid:%x;parent-pid:%lx;real-uid:%lx;real-gid:%lx;"
 		      "effective-uid:%lx;effective-gid:%lx;",
-		      (unsigned) proc->pid, ids.ppid, ids.uid, ids.gid,
+		      (unsigned) nat_process_pid(proc), ids.ppid, ids.uid, ids.gid,
 		      ids.euid, ids.egid);
 	srv_put_hex_str(r, "triple", srv_lldb_triple);
 	ps_buf_puts(r, "ostype:linux;endian:little;ptrsize:8;");
@@ -87,7 +87,7 @@ static int srv_shlib_info_addr(struct srv *srv)
 
 	if (!proc)
 		return srv_lldb_error(srv, "No process.");
-	if (svr4_debug_slot(proc->pid, srv_lldb_read, proc, &slot) < 0)
+	if (svr4_debug_slot(nat_process_pid(proc), srv_lldb_read, proc, &slot) < 0)
 		return srv_lldb_error(srv, "No DT_DEBUG in the executable.");
 	ps_buf_printf(&srv->reply, "%llx", (unsigned long long) slot);
 	return srv_reply;
@@ -107,7 +107,7 @@ static int srv_memory_region(struct srv *srv, const char *pkt, size_t len)
 	if (!proc)
 		return srv_lldb_error(srv, "No process.");
 	nat_maps_init(&maps);
-	err = nat_maps_read(&maps, proc->pid);
+	err = nat_maps_read(&maps, nat_process_pid(proc));
 	if (err < 0) {
 		nat_maps_fini(&maps);
 		return srv_lldb_error(srv, "Cannot read the memory map.");
@@ -154,14 +154,15 @@ static int srv_threads_info(struct srv *srv)
 		return -pse_nomem;
 	ps_buf_init(&name);
 	for (struct nat_process *p = nat_first_process(srv->target); p && !err;
-	     p = p->next)
-		for (struct nat_thread *t = p->threads; t && !err; t = t->next) {
+	     p = nat_process_next(p))
+		for (struct nat_thread *t = nat_process_first_thread(p);
+		     t && !err; t = nat_thread_next(t)) {
 			json_t *o = json_object();
 
 			ps_buf_reset(&name);
 			if (!o || json_object_set_new(o, "tid",
-						      json_integer(t->tid)) ||
-			    (procinfo_thread_name(p->pid, t->tid, &name) == 0 &&
+						      json_integer(nat_thread_tid(t))) ||
+			    (procinfo_thread_name(nat_process_pid(p), nat_thread_tid(t), &name) == 0 &&
 			     json_object_set_new(o, "name",
 				     json_stringn(name.data, name.len))) ||
 			    json_array_append_new(list, o))
@@ -178,7 +179,7 @@ static int srv_threads_info(struct srv *srv)
 int srv_handle_lldb_kill(struct srv *srv, const char *pkt, size_t len)
 {
 	struct nat_process *proc = nat_first_process(srv->target);
-	pid_t pid = proc ? proc->pid : 0;
+	pid_t pid = proc ? nat_process_pid(proc) : 0;
 	int res = srv_handle_process(srv, pkt, len);
 
 	/* GDB reads no reply to k; LLDB waits for one, and says "failed to

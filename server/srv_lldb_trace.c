@@ -9,8 +9,6 @@
 #include "server/rsp_escape.h"
 #include "common/ps_error.h"
 #include "nat/btrace.h"
-#include "nat/cpu_info.h"
-#include "nat/perf_pt.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -138,12 +136,12 @@ static long srv_lldb_tids(struct srv *srv, json_t *root, const char *name,
 		if (!json_is_integer(tid))
 			return srv_lldb_error(srv, "%s: \"tids\" must be an array "
 					      "of thread ids", name), -1;
-		if (!nat_find_thread(srv->target, proc->pid,
+		if (!nat_find_thread(srv->target, nat_process_pid(proc),
 				     (pid_t) json_integer_value(tid)))
 			return srv_lldb_error(srv, "%s: no thread with tid %lld "
 					      "in process %d", name,
 					      (long long) json_integer_value(tid),
-					      (int) proc->pid), -1;
+					      (int) nat_process_pid(proc)), -1;
 	}
 	*tids = v;
 	return (long) json_array_size(v);
@@ -163,8 +161,8 @@ static int srv_lldb_hardware(struct srv *srv)
 {
 	char reason[256];
 
-	return srv->target->btrace_policy != nat_btrace_emulated &&
-	       perf_pt_probe(reason, sizeof(reason)) == 0;
+	return nat_target_btrace_policy(srv->target) != nat_btrace_emulated &&
+	       nat_btrace_pt_probe(reason, sizeof(reason)) == 0;
 }
 
 static int srv_lldb_supported(struct srv *srv)
@@ -175,8 +173,8 @@ static int srv_lldb_supported(struct srv *srv)
 
 	if (!srv_lldb_process(srv, name))
 		return srv_reply;
-	if (srv->target->btrace_policy == nat_btrace_hardware &&
-	    perf_pt_probe(reason, sizeof(reason)) < 0)
+	if (nat_target_btrace_policy(srv->target) == nat_btrace_hardware &&
+	    nat_btrace_pt_probe(reason, sizeof(reason)) < 0)
 		return srv_lldb_error(srv, "Intel PT is not available: %s "
 				      "(ptstub runs with "
 				      "--btrace-source=hardware)", reason);
@@ -260,14 +258,14 @@ static int srv_lldb_enable(struct srv *srv, struct nat_thread *t,
 	char reason[256];
 	int err;
 
-	srv->target->btrace_psb_period = opts->psb;
+	nat_target_set_psb_period(srv->target, opts->psb);
 	reason[0] = '\0';
 	err = nat_btrace_enable(srv->target, t, trace_format_pt,
 				(size_t) opts->size, reason, sizeof(reason));
-	srv->target->btrace_psb_period = 0;
+	nat_target_set_psb_period(srv->target, 0);
 	if (err < 0)
 		srv_lldb_error(srv, "Thread %d cannot be traced: %s",
-			       (int) t->tid, reason[0] ? reason : ps_errstr(err));
+			       (int) nat_thread_tid(t), reason[0] ? reason : ps_errstr(err));
 	return err;
 }
 
@@ -280,15 +278,15 @@ static int srv_lldb_start_threads(struct srv *srv, struct nat_process *proc,
 
 	/* Nothing changes unless every thread can be traced.  */
 	json_array_foreach(tids, i, tid) {
-		struct nat_thread *t = nat_find_thread(srv->target, proc->pid,
+		struct nat_thread *t = nat_find_thread(srv->target, nat_process_pid(proc),
 			(pid_t) json_integer_value(tid));
 
-		if (t->btrace)
+		if (nat_thread_traced(t))
 			return srv_lldb_error(srv, "Thread %d already traced",
-					      (int) t->tid);
+					      (int) nat_thread_tid(t));
 	}
 	json_array_foreach(tids, done, tid) {
-		struct nat_thread *t = nat_find_thread(srv->target, proc->pid,
+		struct nat_thread *t = nat_find_thread(srv->target, nat_process_pid(proc),
 			(pid_t) json_integer_value(tid));
 
 		if (srv_lldb_enable(srv, t, opts) < 0)
@@ -299,7 +297,7 @@ static int srv_lldb_start_threads(struct srv *srv, struct nat_process *proc,
 		return srv_reply;
 	}
 	for (i = 0; i < done; i++) {
-		struct nat_thread *t = nat_find_thread(srv->target, proc->pid,
+		struct nat_thread *t = nat_find_thread(srv->target, nat_process_pid(proc),
 			(pid_t) json_integer_value(json_array_get(tids, i)));
 
 		nat_btrace_disable(srv->target, t);
@@ -332,7 +330,7 @@ static void srv_lldb_proc_stop(struct srv *srv, struct srv_lldb *st)
 		struct nat_thread *t = nat_find_thread(srv->target, st->proc_pid,
 						       st->proc_tids[i]);
 
-		if (t && t->btrace)
+		if (t && nat_thread_traced(t))
 			nat_btrace_disable(srv->target, t);
 	}
 	srv_lldb_proc_reset(st);
@@ -350,13 +348,14 @@ static int srv_lldb_start_process(struct srv *srv, struct nat_process *proc,
 		return srv_lldb_error(srv, "Process currently traced. Stop "
 				      "process tracing first");
 	srv_lldb_proc_reset(st);
-	st->proc_pid = proc->pid;
+	st->proc_pid = nat_process_pid(proc);
 	st->proc_size = (size_t) opts->size;
 	st->proc_limit = opts->limit;
 	st->proc_psb = opts->psb;
 	/* Threads traced one by one stay as they are.  */
-	for (struct nat_thread *t = proc->threads; t; t = t->next) {
-		if (t->btrace)
+	for (struct nat_thread *t = nat_process_first_thread(proc);
+	     t; t = nat_thread_next(t)) {
+		if (nat_thread_traced(t))
 			continue;
 		if (srv_lldb_proc_add(st, t, reason, sizeof(reason)) < 0) {
 			srv_lldb_proc_stop(srv, st);
@@ -411,16 +410,16 @@ static int srv_lldb_stop(struct srv *srv, json_t *root)
 	}
 	/* Best effort: every traced thread named stops.  */
 	json_array_foreach(tids, i, tid) {
-		struct nat_thread *t = nat_find_thread(srv->target, proc->pid,
+		struct nat_thread *t = nat_find_thread(srv->target, nat_process_pid(proc),
 			(pid_t) json_integer_value(tid));
 
-		if (!t->btrace || t->btrace->format != trace_format_pt) {
-			missing = (int) t->tid;
+		if (nat_btrace_format(t) != trace_format_pt) {
+			missing = (int) nat_thread_tid(t);
 			continue;
 		}
 		nat_btrace_disable(srv->target, t);
 		for (size_t j = 0; j < st->proc_ntids; j++)
-			if (st->proc_tids[j] == t->tid)
+			if (st->proc_tids[j] == nat_thread_tid(t))
 				st->proc_tids[j] = st->proc_tids[--st->proc_ntids];
 	}
 	if (missing)
@@ -434,7 +433,7 @@ static int srv_lldb_stop(struct srv *srv, json_t *root)
    GDB's "new" reads keep left alone.  */
 static int srv_lldb_ipt(struct nat_thread *thread, struct ps_buf *raw)
 {
-	if (!thread->btrace || thread->btrace->format != trace_format_pt)
+	if (nat_btrace_format(thread) != trace_format_pt)
 		return -pse_notfound;
 	return nat_btrace_read_pt(thread, nat_btrace_read_copy, raw);
 }
@@ -446,14 +445,15 @@ static int srv_lldb_cpuinfo(struct srv *srv, struct nat_process *proc,
 {
 	int emulated = !srv_lldb_hardware(srv);
 
-	for (struct nat_thread *t = proc->threads; t; t = t->next)
-		if (t->btrace) {
-			emulated = t->btrace->emulated;
+	for (struct nat_thread *t = nat_process_first_thread(proc);
+	     t; t = nat_thread_next(t))
+		if (nat_thread_traced(t)) {
+			emulated = nat_btrace_is_emulated(t);
 			break;
 		}
 	if (emulated)
 		return ps_buf_puts(out, srv_lldb_emu_cpuinfo);
-	return cpu_info_procfs(out);
+	return nat_btrace_host_cpuinfo(out);
 }
 
 static int srv_lldb_add_data(json_t *list, const char *kind, size_t size)
@@ -479,7 +479,8 @@ static int srv_lldb_get_state(struct srv *srv, json_t *root)
 	pdata = json_array();
 	warnings = json_array();
 	ps_buf_init(&buf);
-	for (struct nat_thread *t = proc->threads; t && !err; t = t->next) {
+	for (struct nat_thread *t = nat_process_first_thread(proc);
+	     t && !err; t = nat_thread_next(t)) {
 		json_t *data = json_array();
 
 		ps_buf_reset(&buf);
@@ -487,10 +488,10 @@ static int srv_lldb_get_state(struct srv *srv, json_t *root)
 			json_decref(data);
 			continue;
 		}
-		emulated |= t->btrace->emulated;
+		emulated |= nat_btrace_is_emulated(t);
 		if (srv_lldb_add_data(data, "iptTrace", buf.len) ||
 		    json_array_append_new(threads, json_pack("{s:I, s:o}",
-			    "tid", (json_int_t) t->tid, "binaryData", data)))
+			    "tid", (json_int_t) nat_thread_tid(t), "binaryData", data)))
 			err = -pse_nomem;
 	}
 	ps_buf_reset(&buf);
@@ -549,7 +550,7 @@ static int srv_lldb_get_data(struct srv *srv, json_t *root)
 			return srv_lldb_error(srv, "%s: iptTrace needs a \"tid\"",
 					      name);
 		}
-		t = nat_find_thread(srv->target, proc->pid, (pid_t) tid);
+		t = nat_find_thread(srv->target, nat_process_pid(proc), (pid_t) tid);
 		if (!t) {
 			ps_buf_fini(&data);
 			return srv_lldb_error(srv, "%s: no thread with tid %llu",

@@ -64,8 +64,8 @@ void srv_monitor_fini(struct srv *srv)
 {
 	if (!srv->log_file)
 		return;
-	if (srv->target->debug == srv->log_file)
-		srv->target->debug = NULL;
+	if (nat_target_debug(srv->target) == srv->log_file)
+		nat_target_set_debug(srv->target, NULL);
 	if (srv->conn && srv->conn->debug == srv->log_file)
 		rsp_conn_set_debug(srv->conn, NULL);
 	fclose(srv->log_file);
@@ -78,7 +78,7 @@ void srv_monitor_fini(struct srv *srv)
    started.  */
 static int srv_set_debug_file(struct srv *srv, const char *path)
 {
-	int debug_on = srv->target->debug != NULL;
+	int debug_on = nat_target_debug(srv->target) != NULL;
 	int remote_on = srv->conn && srv->conn->debug != NULL;
 	FILE *log;
 
@@ -95,7 +95,7 @@ static int srv_set_debug_file(struct srv *srv, const char *path)
 	}
 	log = srv_log(srv);
 	if (debug_on)
-		srv->target->debug = log;
+		nat_target_set_debug(srv->target, log);
 	if (remote_on)
 		rsp_conn_set_debug(srv->conn, log);
 	return 0;
@@ -118,7 +118,7 @@ static int srv_set_log(struct srv *srv, const char *arg, int remote, int *err)
 	if (remote)
 		rsp_conn_set_debug(srv->conn, on ? log : NULL);
 	else
-		srv->target->debug = on ? log : NULL;
+		nat_target_set_debug(srv->target, on ? log : NULL);
 	/* gdbserver's texts, word for word: GDB's server-mon.exp reads
 	   them.  */
 	if (remote)
@@ -203,8 +203,9 @@ static int srv_btrace_status(struct srv *srv)
 
 	ps_buf_init(&out);
 	for (struct nat_process *p = nat_first_process(srv->target); p;
-	     p = p->next)
-		for (struct nat_thread *t = p->threads; t; t = t->next) {
+	     p = nat_process_next(p))
+		for (struct nat_thread *t = nat_process_first_thread(p);
+		     t; t = nat_thread_next(t)) {
 			struct nat_btrace_status st;
 
 			if (nat_btrace_status(t, &st) < 0)
@@ -212,7 +213,7 @@ static int srv_btrace_status(struct srv *srv)
 			traced++;
 			ps_buf_printf(&out, "Thread %d.%d: %s %s, buffer %zu bytes, "
 				      "%llu %s recorded, %llu held, %llu wraps\n",
-				      (int) p->pid, (int) t->tid,
+				      (int) nat_process_pid(p), (int) nat_thread_tid(t),
 				      nat_btrace_source_name(st.emulated),
 				      st.format == trace_format_pt ? "PT" : "BTS",
 				      st.size, (unsigned long long) st.recorded,
@@ -224,8 +225,9 @@ static int srv_btrace_status(struct srv *srv)
 		ps_buf_puts(&out, "No thread is traced.\n");
 	/* What the emulator's engines did, thread by thread.  */
 	for (struct nat_process *p = nat_first_process(srv->target); p;
-	     p = p->next)
-		for (struct nat_thread *t = p->threads; t; t = t->next) {
+	     p = nat_process_next(p))
+		for (struct nat_thread *t = nat_process_first_thread(p);
+		     t; t = nat_thread_next(t)) {
 			struct nat_btrace_status st;
 
 			if (nat_btrace_status(t, &st) < 0 || !st.emulated)
@@ -233,7 +235,7 @@ static int srv_btrace_status(struct srv *srv)
 			ps_buf_printf(&out, "Thread %d.%d: %llu instructions "
 				      "run traced under ptrace, %llu stops, "
 				      "%llu branches followed without a "
-				      "stop.\n", (int) p->pid, (int) t->tid,
+				      "stop.\n", (int) nat_process_pid(p), (int) nat_thread_tid(t),
 				      (unsigned long long) st.insns,
 				      (unsigned long long) st.stops,
 				      (unsigned long long) st.followed);
@@ -243,7 +245,7 @@ static int srv_btrace_status(struct srv *srv)
 				      "instructions and %llu branches run in "
 				      "the cache (%llu blocks, %llu exits), "
 				      "%llu ptrace stops in all%s%s.\n",
-				      (int) p->pid, (int) t->tid,
+				      (int) nat_process_pid(p), (int) nat_thread_tid(t),
 				      (unsigned long long) st.cc_insns,
 				      (unsigned long long) st.cc_branches,
 				      (unsigned long long) st.cc_blocks,
@@ -254,13 +256,13 @@ static int srv_btrace_status(struct srv *srv)
 				      st.cc_fallback ? st.cc_fallback : "");
 		}
 	ps_buf_printf(&out, "Trace source: %s.\n",
-		      srv->target->btrace_policy == nat_btrace_hardware ? "hardware" :
-		      srv->target->btrace_policy == nat_btrace_emulated ?
+		      nat_target_btrace_policy(srv->target) == nat_btrace_hardware ? "hardware" :
+		      nat_target_btrace_policy(srv->target) == nat_btrace_emulated ?
 		      "emulated" : "auto (hardware when present, else emulated)");
 	ps_buf_printf(&out, "Emulation engine: %s.\n",
-		      srv->target->btrace_engine == nat_btrace_engine_cache ?
+		      nat_target_btrace_engine(srv->target) == nat_btrace_engine_cache ?
 		      "code cache (falls back to ptrace)" :
-		      srv->target->btrace_engine == nat_btrace_engine_ptrace ?
+		      nat_target_btrace_engine(srv->target) == nat_btrace_engine_ptrace ?
 		      "ptrace" : "auto (ptrace)");
 	err = srv_console(srv, out.data);
 	ps_buf_fini(&out);

@@ -158,20 +158,22 @@ static int srv_nonstop_status(struct srv *srv)
 	int err;
 
 	for (struct nat_process *p = nat_first_process(srv->target); p;
-	     p = p->next)
-		for (struct nat_thread *t = p->threads; t; t = t->next) {
+	     p = nat_process_next(p))
+		for (struct nat_thread *t = nat_process_first_thread(p); t;
+		     t = nat_thread_next(t)) {
 			struct nat_event ev;
+			pid_t pid = nat_process_pid(p), tid = nat_thread_tid(t);
 
-			if (t->resumed || !t->stop_known ||
-			    srv_notif_has(&srv->notifs, p->pid, t->tid))
+			if (!nat_thread_stop_reported(t) ||
+			    srv_notif_has(&srv->notifs, pid, tid))
 				continue;
 			memset(&ev, 0, sizeof(ev));
 			ev.kind = nat_ev_stopped;
-			ev.pid = p->pid;
-			ev.tid = t->tid;
-			ev.sig = t->last_sig;
+			ev.pid = pid;
+			ev.tid = tid;
+			ev.sig = nat_thread_last_sig(t);
 			if (srv->have_last && srv->last.kind == nat_ev_stopped &&
-			    srv->last.pid == p->pid && srv->last.tid == t->tid)
+			    srv->last.pid == pid && srv->last.tid == tid)
 				ev.sig = srv->last.sig;
 			err = srv_nonstop_push(srv, &ev, 0);
 			if (err < 0)
@@ -213,8 +215,8 @@ int srv_handle_status(struct srv *srv, const char *pkt, size_t len)
 	    !nat_find_thread(srv->target, srv->last.pid, srv->last.tid)) {
 		struct nat_process *proc = nat_first_process(srv->target);
 
-		srv->last.pid = proc->pid;
-		srv->last.tid = proc->threads->tid;
+		srv->last.pid = nat_process_pid(proc);
+		srv->last.tid = nat_thread_tid(nat_process_first_thread(proc));
 	}
 	return srv_stop_reply(srv, &srv->last) < 0 ? -pse_internal : srv_reply;
 }

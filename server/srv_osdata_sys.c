@@ -3,43 +3,23 @@
 #include "nat/osdata.h"
 #include "nat/osdata_sys.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-
-/* Each line of the file PATH, to LINE(CTX, line, OUT); a file that
-   cannot be opened lists nothing, as with gdbserver.  */
-static int for_each_line(const char *path, struct ps_buf *out, void *ctx,
-			 int (*line)(void *ctx, char *text, struct ps_buf *out))
-{
-	char buf[8192];
-	FILE *f = fopen(path, "re");
-	int err = 0;
-
-	if (!f)
-		return 0;
-	while (!err && fgets(buf, sizeof(buf), f))
-		err = line(ctx, buf, out);
-	fclose(f);
-	return err;
-}
 
 /* Reset SCRATCH, let CALL fill it, and give its text ("" if none).  */
 #define TEXT(scratch, call) \
 	(ps_buf_reset(scratch), (call), (scratch)->len ? (scratch)->data : "")
 
 struct cpus_state {
+	struct ps_buf *out;
 	int in_item;
 };
 
-static int cpus_line(void *ctx, char *text, struct ps_buf *out)
+static int cpus_row(void *ctx, const char *key, const char *value)
 {
 	struct cpus_state *st = ctx;
-	const char *key, *value;
+	struct ps_buf *out = st->out;
 
-	if (!osdata_cpuinfo_line(text, &key, &value))
-		return 0;
 	/* A "processor" line starts each CPU's item.  */
 	if (!strcmp(key, "processor")) {
 		ps_buf_puts(out, st->in_item ? "</item><item>" : "<item>");
@@ -51,32 +31,29 @@ static int cpus_line(void *ctx, char *text, struct ps_buf *out)
 
 int srv_osdata_cpus(struct ps_buf *out)
 {
-	struct cpus_state st = { 0 };
+	struct cpus_state st = { .out = out };
 	int err;
 
 	ps_buf_puts(out, "<osdata type=\"cpus\">\n");
-	err = for_each_line("/proc/cpuinfo", out, &st, cpus_line);
+	err = osdata_read_cpuinfo(cpus_row, &st);
 	if (st.in_item)
 		ps_buf_puts(out, "</item>");
 	return err ? err : ps_buf_puts(out, "</osdata>\n");
 }
 
-static int modules_line(void *ctx, char *text, struct ps_buf *out)
+static int modules_row(void *ctx, const struct osdata_module *mod)
 {
-	struct osdata_module mod;
+	struct ps_buf *out = ctx;
 
-	(void) ctx;
-	if (!osdata_module_line(text, &mod))
-		return 0;
 	ps_buf_puts(out, "<item>");
-	srv_osdata_column(out, "name", mod.name);
+	srv_osdata_column(out, "name", mod->name);
 	ps_buf_printf(out, "<column name=\"size\">%u</column>"
-		      "<column name=\"num uses\">%d</column>", mod.size,
-		      mod.uses);
-	srv_osdata_column(out, "dependencies", mod.dependencies);
-	srv_osdata_column(out, "status", mod.status);
+		      "<column name=\"num uses\">%d</column>", mod->size,
+		      mod->uses);
+	srv_osdata_column(out, "dependencies", mod->dependencies);
+	srv_osdata_column(out, "status", mod->status);
 	ps_buf_printf(out, "<column name=\"address\">%llx</column>",
-		      mod.address);
+		      mod->address);
 	return ps_buf_puts(out, "</item>");
 }
 
@@ -85,59 +62,51 @@ int srv_osdata_modules(struct ps_buf *out)
 	int err;
 
 	ps_buf_puts(out, "<osdata type=\"modules\">\n");
-	err = for_each_line("/proc/modules", out, NULL, modules_line);
+	err = osdata_read_modules(modules_row, out);
 	return err ? err : ps_buf_puts(out, "</osdata>\n");
 }
 
 struct sockets_state {
-	int family, tcp;
+	struct ps_buf *out;
 	struct ps_buf user;
 };
 
-static int sockets_line(void *ctx, char *text, struct ps_buf *out)
+static int sockets_row(void *ctx, const struct osdata_socket *s,
+		       int family, int tcp)
 {
 	struct sockets_state *st = ctx;
-	struct osdata_socket s;
+	struct ps_buf *out = st->out;
 
-	if (!osdata_socket_line(text, st->family, st->tcp, &s))
-		return 0;
 	ps_buf_puts(out, "<item>");
-	srv_osdata_column(out, "local address", s.local_address);
-	srv_osdata_column(out, "local port", s.local_port);
-	srv_osdata_column(out, "remote address", s.remote_address);
-	srv_osdata_column(out, "remote port", s.remote_port);
-	srv_osdata_column(out, "state", osdata_socket_state(s.state));
+	srv_osdata_column(out, "local address", s->local_address);
+	srv_osdata_column(out, "local port", s->local_port);
+	srv_osdata_column(out, "remote address", s->remote_address);
+	srv_osdata_column(out, "remote port", s->remote_port);
+	srv_osdata_column(out, "state", osdata_socket_state(s->state));
 	srv_osdata_column(out, "user", TEXT(&st->user,
-					    osdata_user_name(s.uid, &st->user)));
-	srv_osdata_column(out, "family", st->family == AF_INET ? "INET"
+					    osdata_user_name(s->uid, &st->user)));
+	srv_osdata_column(out, "family", family == AF_INET ? "INET"
 							       : "INET6");
-	srv_osdata_column(out, "protocol", st->tcp ? "STREAM" : "DGRAM");
+	srv_osdata_column(out, "protocol", tcp ? "STREAM" : "DGRAM");
 	return ps_buf_puts(out, "</item>");
 }
 
 int srv_osdata_sockets(struct ps_buf *out)
 {
-	static const struct { const char *path; int family, tcp; } files[] = {
-		{ "/proc/net/tcp", AF_INET, 1 }, { "/proc/net/udp", AF_INET, 0 },
-		{ "/proc/net/tcp6", AF_INET6, 1 },
-		{ "/proc/net/udp6", AF_INET6, 0 },
-	};
-	struct sockets_state st;
-	int err = 0;
+	struct sockets_state st = { .out = out };
+	int err;
 
 	ps_buf_init(&st.user);
 	ps_buf_puts(out, "<osdata type=\"I sockets\">\n");
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]) && !err; i++) {
-		st.family = files[i].family;
-		st.tcp = files[i].tcp;
-		err = for_each_line(files[i].path, out, &st, sockets_line);
-	}
+	err = osdata_read_sockets(sockets_row, &st);
 	ps_buf_fini(&st.user);
 	return err ? err : ps_buf_puts(out, "</osdata>\n");
 }
 
-/* Scratch texts for the IPC rows: owners, commands, times.  */
+/* The listing, and scratch texts for the IPC rows: owners, commands,
+   times.  */
 struct ipc_state {
+	struct ps_buf *out;
 	struct ps_buf t[6];
 };
 
@@ -180,93 +149,98 @@ static void ipc_command(struct ipc_state *st, struct ps_buf *out,
 		osdata_command((pid_t) pid, &st->t[2])));
 }
 
-static int shm_line(void *ctx, char *text, struct ps_buf *out)
+static int shm_row(void *ctx, const struct osdata_shm *s)
 {
-	struct osdata_shm s;
+	struct ps_buf *out = ((struct ipc_state *) ctx)->out;
 
-	if (!osdata_shm_line(text, &s))
-		return 0;
 	ps_buf_printf(out, "<item><column name=\"key\">%d</column>"
 		      "<column name=\"shmid\">%d</column>"
 		      "<column name=\"permissions\">%o</column>"
-		      "<column name=\"size\">%d</column>", s.key, s.shmid,
-		      s.perms, s.size);
-	ipc_command(ctx, out, "creator command", s.cpid);
-	ipc_command(ctx, out, "last op. command", s.lpid);
+		      "<column name=\"size\">%d</column>", s->key, s->shmid,
+		      s->perms, s->size);
+	ipc_command(ctx, out, "creator command", s->cpid);
+	ipc_command(ctx, out, "last op. command", s->lpid);
 	ps_buf_printf(out, "<column name=\"num attached\">%d</column>",
-		      s.nattch);
-	ipc_owners(ctx, out, s.uid, s.gid, s.cuid, s.cgid);
-	ipc_time(ctx, out, "last shmat() time", s.atime);
-	ipc_time(ctx, out, "last shmdt() time", s.dtime);
-	ipc_time(ctx, out, "last shmctl() time", s.ctime);
+		      s->nattch);
+	ipc_owners(ctx, out, s->uid, s->gid, s->cuid, s->cgid);
+	ipc_time(ctx, out, "last shmat() time", s->atime);
+	ipc_time(ctx, out, "last shmdt() time", s->dtime);
+	ipc_time(ctx, out, "last shmctl() time", s->ctime);
 	return ps_buf_puts(out, "</item>");
 }
 
-static int sem_line(void *ctx, char *text, struct ps_buf *out)
+static int sem_row(void *ctx, const struct osdata_sem *s)
 {
-	struct osdata_sem s;
+	struct ps_buf *out = ((struct ipc_state *) ctx)->out;
 
-	if (!osdata_sem_line(text, &s))
-		return 0;
 	ps_buf_printf(out, "<item><column name=\"key\">%d</column>"
 		      "<column name=\"semid\">%d</column>"
 		      "<column name=\"permissions\">%o</column>"
-		      "<column name=\"num semaphores\">%u</column>", s.key,
-		      s.semid, s.perms, s.nsems);
-	ipc_owners(ctx, out, (uid_t) s.uid, (gid_t) s.gid, (uid_t) s.cuid,
-		   (gid_t) s.cgid);
-	ipc_time(ctx, out, "last semop() time", s.otime);
-	ipc_time(ctx, out, "last semctl() time", s.ctime);
+		      "<column name=\"num semaphores\">%u</column>", s->key,
+		      s->semid, s->perms, s->nsems);
+	ipc_owners(ctx, out, (uid_t) s->uid, (gid_t) s->gid, (uid_t) s->cuid,
+		   (gid_t) s->cgid);
+	ipc_time(ctx, out, "last semop() time", s->otime);
+	ipc_time(ctx, out, "last semctl() time", s->ctime);
 	return ps_buf_puts(out, "</item>");
 }
 
-static int msg_line(void *ctx, char *text, struct ps_buf *out)
+static int msg_row(void *ctx, const struct osdata_msg *m)
 {
-	struct osdata_msg m;
+	struct ps_buf *out = ((struct ipc_state *) ctx)->out;
 
-	if (!osdata_msg_line(text, &m))
-		return 0;
 	ps_buf_printf(out, "<item><column name=\"key\">%d</column>"
 		      "<column name=\"msqid\">%d</column>"
 		      "<column name=\"permissions\">%o</column>"
 		      "<column name=\"num used bytes\">%u</column>"
-		      "<column name=\"num messages\">%u</column>", m.key,
-		      m.msqid, m.perms, m.cbytes, m.qnum);
-	ipc_command(ctx, out, "last msgsnd() command", m.lspid);
-	ipc_command(ctx, out, "last msgrcv() command", m.lrpid);
-	ipc_owners(ctx, out, (uid_t) m.uid, (gid_t) m.gid, (uid_t) m.cuid,
-		   (gid_t) m.cgid);
-	ipc_time(ctx, out, "last msgsnd() time", m.stime);
-	ipc_time(ctx, out, "last msgrcv() time", m.rtime);
-	ipc_time(ctx, out, "last msgctl() time", m.ctime);
+		      "<column name=\"num messages\">%u</column>", m->key,
+		      m->msqid, m->perms, m->cbytes, m->qnum);
+	ipc_command(ctx, out, "last msgsnd() command", m->lspid);
+	ipc_command(ctx, out, "last msgrcv() command", m->lrpid);
+	ipc_owners(ctx, out, (uid_t) m->uid, (gid_t) m->gid, (uid_t) m->cuid,
+		   (gid_t) m->cgid);
+	ipc_time(ctx, out, "last msgsnd() time", m->stime);
+	ipc_time(ctx, out, "last msgrcv() time", m->rtime);
+	ipc_time(ctx, out, "last msgctl() time", m->ctime);
 	return ps_buf_puts(out, "</item>");
 }
 
-static int ipc_listing(struct ps_buf *out, const char *type, const char *path,
-		       int (*line)(void *ctx, char *text, struct ps_buf *out))
+/* Open an IPC listing of TYPE on OUT, with its scratch texts.  */
+static void ipc_begin(struct ipc_state *st, struct ps_buf *out,
+		      const char *type)
 {
-	struct ipc_state st;
-	int err;
-
-	ipc_init(&st);
+	st->out = out;
+	ipc_init(st);
 	ps_buf_printf(out, "<osdata type=\"%s\">\n", type);
-	err = for_each_line(path, out, &st, line);
-	ipc_fini(&st);
-	return err ? err : ps_buf_puts(out, "</osdata>\n");
+}
+
+/* Close it after reading its rows, which ended with ERR.  */
+static int ipc_end(struct ipc_state *st, int err)
+{
+	ipc_fini(st);
+	return err ? err : ps_buf_puts(st->out, "</osdata>\n");
 }
 
 int srv_osdata_shm(struct ps_buf *out)
 {
-	return ipc_listing(out, "shared memory", "/proc/sysvipc/shm", shm_line);
+	struct ipc_state st;
+
+	ipc_begin(&st, out, "shared memory");
+	return ipc_end(&st, osdata_read_shm(shm_row, &st));
 }
 
 int srv_osdata_sem(struct ps_buf *out)
 {
-	return ipc_listing(out, "semaphores", "/proc/sysvipc/sem", sem_line);
+	struct ipc_state st;
+
+	ipc_begin(&st, out, "semaphores");
+	return ipc_end(&st, osdata_read_sem(sem_row, &st));
 }
 
 int srv_osdata_msg(struct ps_buf *out)
 {
-	return ipc_listing(out, "message queues", "/proc/sysvipc/msg",
-			   msg_line);
+	struct ipc_state st;
+
+	ipc_begin(&st, out, "message queues");
+	return ipc_end(&st, osdata_read_msg(msg_row, &st));
 }

@@ -5,10 +5,11 @@
 #define SRV_PM_IMAGE_H
 
 #include "btrace/ptbtrace.h"
-#include "nat/amd64_regs.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct amd64_regs;
 
 struct pm_thread {
 	int32_t tid;

@@ -4,6 +4,7 @@
 #include "server/rsp_conn.h"
 #include "server/rsp_escape.h"
 #include "server/rsp_parse.h"
+#include "nat/amd64_regs.h"
 #include "nat/svr4.h"
 #include "xml/btrace_xml.h"
 #include "xml/tdesc_amd64.h"

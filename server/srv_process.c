@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 static int srv_ok(struct srv *srv)
@@ -38,12 +37,13 @@ static void srv_attach_signal(struct srv *srv, pid_t pid)
 {
 	struct nat_thread *t = nat_find_thread(srv->target, pid, pid);
 
-	if (srv->non_stop || !t || !t->has_pending ||
-	    !WIFSTOPPED(t->pending_status) || (t->pending_status >> 16))
+	int sig;
+
+	if (srv->non_stop || !t)
 		return;
-	t->has_pending = 0;
-	t->last_sig = WSTOPSIG(t->pending_status);
-	srv->last.sig = t->last_sig;
+	sig = nat_thread_take_signal_stop(t);
+	if (sig)
+		srv->last.sig = sig;
 }
 
 /* gdbserver's rule: a bare name that is a file in ptstub's working
@@ -288,7 +288,7 @@ static int srv_detach(struct srv *srv, const char *pkt, size_t len)
 
 		if (!proc)
 			return srv_error_text(srv, "No process.");
-		pid = proc->pid;
+		pid = nat_process_pid(proc);
 	}
 	fprintf(stderr, "Detaching from process %d\n", (int) pid);
 	if (nat_detach(srv->target, pid) < 0)
@@ -307,7 +307,7 @@ static int srv_restart(struct srv *srv)
 	if (!srv->extended)
 		return srv_reply;
 	while (nat_first_process(srv->target))
-		nat_kill(srv->target, nat_first_process(srv->target)->pid);
+		nat_kill(srv->target, nat_process_pid(nat_first_process(srv->target)));
 	srv->have_last = 0;
 	fprintf(stderr, "ptstub restarting\n");
 	argv = srv->last_argv ? srv->last_argv : srv->program_argv;
@@ -332,7 +332,7 @@ int srv_handle_process(struct srv *srv, const char *pkt, size_t len)
 		return srv_ok(srv);
 	case 'k':
 		while (nat_first_process(srv->target))
-			nat_kill(srv->target, nat_first_process(srv->target)->pid);
+			nat_kill(srv->target, nat_process_pid(nat_first_process(srv->target)));
 		srv->have_last = 0;
 		/* k is never answered (GDB reads no reply); in plain remote
 		   it also ends the session.  */

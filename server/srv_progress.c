@@ -64,10 +64,11 @@ static int srv_progress_line(struct srv *srv, int64_t now, struct ps_buf *out)
 	int threads = 0, mixed = 0, emulated = 0, cache = 0;
 
 	for (struct nat_process *p = nat_first_process(srv->target); p;
-	     p = p->next) {
+	     p = nat_process_next(p)) {
 		bool cache_counted = false;
 
-		for (struct nat_thread *t = p->threads; t; t = t->next) {
+		for (struct nat_thread *t = nat_process_first_thread(p);
+		     t; t = nat_thread_next(t)) {
 			struct nat_btrace_status st;
 			const char *kind;
 

@@ -50,9 +50,8 @@ static int srv_supported(struct srv *srv, const char *pkt, size_t len)
 		else if (rsp_feature_is(&f, "no-resumed"))
 			srv->no_resumed = 1;
 	}
-	srv->target->report_fork = fork_events;
-	srv->target->report_vfork = vfork_events;
-	srv->target->report_exec = exec_events;
+	nat_target_set_fork_events(srv->target, fork_events, vfork_events,
+				   exec_events);
 
 	ps_buf_printf(r, "PacketSize=%x", SRV_PACKET_SIZE);
 	ps_buf_puts(r, srv_features);
@@ -89,7 +88,7 @@ static int srv_attached(struct srv *srv, const char *pkt, size_t len)
 	}
 	if (!proc)
 		return srv_error_text(srv, "No such process.");
-	ps_buf_puts(&srv->reply, proc->attached ? "1" : "0");
+	ps_buf_puts(&srv->reply, nat_process_attached(proc) ? "1" : "0");
 	return srv_reply;
 }
 

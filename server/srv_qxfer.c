@@ -25,10 +25,11 @@ static int srv_threads_xml(struct srv *srv, struct ps_buf *out)
 	ps_buf_init(&name);
 	ps_buf_puts(out, "<threads>\n");
 	for (struct nat_process *p = nat_first_process(srv->target); p;
-	     p = p->next)
-		for (struct nat_thread *t = p->threads; t; t = t->next) {
-			struct rsp_ptid ptid = { p->pid, t->tid };
-			int core = procinfo_thread_core(p->pid, t->tid);
+	     p = nat_process_next(p))
+		for (struct nat_thread *t = nat_process_first_thread(p);
+		     t; t = nat_thread_next(t)) {
+			struct rsp_ptid ptid = { nat_process_pid(p), nat_thread_tid(t) };
+			int core = procinfo_thread_core(nat_process_pid(p), nat_thread_tid(t));
 
 			ps_buf_puts(out, "<thread id=\"");
 			rsp_format_ptid(out, ptid, srv->multiprocess);
@@ -36,7 +37,7 @@ static int srv_threads_xml(struct srv *srv, struct ps_buf *out)
 			if (core >= 0)
 				ps_buf_printf(out, " core=\"%x\"", core);
 			ps_buf_reset(&name);
-			if (procinfo_thread_name(p->pid, t->tid, &name) == 0) {
+			if (procinfo_thread_name(nat_process_pid(p), nat_thread_tid(t), &name) == 0) {
 				ps_buf_puts(out, " name=\"");
 				ps_buf_put_xml(out, name.data);
 				ps_buf_putc(out, '"');
@@ -78,7 +79,7 @@ static int srv_build_object(struct srv *srv, const char *object,
 			       *p))
 			return -pse_invalid;
 		if (!pid && proc)
-			pid = (uint64_t) proc->pid;
+			pid = (uint64_t) nat_process_pid(proc);
 		if (!pid)
 			return -pse_noproc;
 		return procinfo_exe_path((pid_t) pid, out);
@@ -89,9 +90,9 @@ static int srv_build_object(struct srv *srv, const char *object,
 	if (!proc)
 		return -pse_noproc;
 	if (!strcmp(object, "auxv"))
-		return auxv_read(proc->pid, out);
+		return auxv_read(nat_process_pid(proc), out);
 	if (!strcmp(object, "libraries-svr4"))
-		return svr4_library_list(proc->pid, srv_svr4_read, proc, annex,
+		return svr4_library_list(nat_process_pid(proc), srv_svr4_read, proc, annex,
 					 out);
 	if (!strcmp(object, "siginfo")) {
 		uint8_t info[128];

@@ -49,9 +49,9 @@ struct nat_thread *srv_general_thread(struct srv *srv)
 	if (!proc)
 		return NULL;
 	if (srv->general.tid > 0)
-		return nat_find_thread(srv->target, proc->pid,
+		return nat_find_thread(srv->target, nat_process_pid(proc),
 				       (pid_t) srv->general.tid);
-	return proc->threads;
+	return nat_process_first_thread(proc);
 }
 
 int srv_is(const char *pkt, size_t len, const char *name)
@@ -72,6 +72,6 @@ int srv_owed_stop(struct srv *srv, struct nat_event *ev)
 	ev->data_addr = 0;
 	thread = nat_find_thread(srv->target, ev->pid, ev->tid);
 	if (thread)
-		thread->last_sig = 0;
+		nat_thread_set_last_sig(thread, 0);
 	return 1;
 }

@@ -149,8 +149,8 @@ static int srv_old_resume(struct srv *srv, const char *pkt, size_t len)
 	srv->range_tid = 0;
 	srv_resume_target(srv->cont, &actions[0]);
 	if (actions[0].tid == -1 && (t = srv_general_thread(srv))) {
-		actions[0].pid = t->proc->pid;
-		actions[0].tid = t->tid;
+		actions[0].pid = nat_thread_pid(t);
+		actions[0].tid = nat_thread_tid(t);
 	}
 	actions[0].kind = step ? nat_resume_step : nat_resume_cont;
 	actions[0].sig = sig;
@@ -184,7 +184,7 @@ int srv_range_step_on(struct srv *srv, struct nat_event *ev)
 	/* GDB's breakpoint there is GDB's to report.  */
 	{
 		const struct int3_site *site =
-			int3_lookup(&thread->proc->int3s, pc);
+			nat_process_int3_at(nat_thread_process(thread), pc);
 
 		if (site && (site->owners & int3_owner_gdb))
 			return 0;

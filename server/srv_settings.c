@@ -2,6 +2,7 @@
    catch, randomization, environment, shell, working directory.  */
 #include "server/server.h"
 #include "common/gdb_signals.h"
+#include "common/ps_array.h"
 #include "common/ps_error.h"
 #include "common/ps_hex.h"
 
@@ -17,11 +18,12 @@ static int srv_ok(struct srv *srv)
 }
 
 /* "QPassSignals:e;10;..." (or QProgramSignals) in GDB's numbering,
-   into the host table TABLE.  */
+   into a host table that SET gives the target.  */
 static int srv_pass_signals(struct srv *srv, const char *p, const char *end,
-			    uint8_t *table)
+			    void (*set)(struct nat_target *target,
+					const uint8_t pass[NAT_SIGNALS]))
 {
-	uint8_t pass[sizeof(srv->target->pass_signals)] = { 0 };
+	uint8_t pass[NAT_SIGNALS] = { 0 };
 	const char *field;
 	size_t flen;
 
@@ -43,7 +45,7 @@ static int srv_pass_signals(struct srv *srv, const char *p, const char *end,
 		    gdb_signal_from_host(host) == (int) gdb_sig)
 			pass[host] = 1;
 	}
-	memcpy(table, pass, sizeof(pass));
+	set(srv->target, pass);
 	return srv_ok(srv);
 }
 
@@ -71,7 +73,7 @@ static int srv_catch_syscalls(struct srv *srv, const char *p, const char *end)
 			return -pse_invalid;
 		n++;
 	}
-	if (nat_catch_syscall_set(&proc->catch_syscalls, on, nrs, n) < 0)
+	if (nat_process_catch_syscalls(proc, on, nrs, n) < 0)
 		return -pse_invalid;
 	return srv_ok(srv);
 }
@@ -82,8 +84,8 @@ static void srv_env_free(struct srv *srv)
 		free(srv->env[i]);
 	free(srv->env);
 	srv->env = NULL;
-	srv->nenv = 0;
-	srv->target->start.envp = NULL;
+	srv->nenv = srv->env_cap = 0;
+	nat_target_start_opts(srv->target)->envp = NULL;
 }
 
 /* The environment vRun will use starts as ptstub's own.  */
@@ -95,16 +97,16 @@ static int srv_env_own(struct srv *srv)
 		return 0;
 	while (environ[n])
 		n++;
-	srv->env = calloc(n + 1, sizeof(*srv->env));
-	if (!srv->env)
+	if (PS_ARRAY_RESERVE(srv->env, srv->env_cap, n + 1) < 0)
 		return -pse_nomem;
+	memset(srv->env, 0, (n + 1) * sizeof(*srv->env));
 	for (size_t i = 0; i < n; i++) {
 		srv->env[i] = strdup(environ[i]);
 		if (!srv->env[i])
 			return -pse_nomem;
 		srv->nenv++;
 	}
-	srv->target->start.envp = srv->env;
+	nat_target_start_opts(srv->target)->envp = srv->env;
 	return 0;
 }
 
@@ -158,15 +160,14 @@ static int srv_env_set(struct srv *srv, const char *p, const char *end,
 		srv->env[i] = entry;
 		return srv_ok(srv);
 	}
-	env = realloc(srv->env, (srv->nenv + 2) * sizeof(*env));
-	if (!env) {
+	if (PS_ARRAY_RESERVE(srv->env, srv->env_cap, srv->nenv + 2) < 0) {
 		free(entry);
 		return -pse_nomem;
 	}
+	env = srv->env;
 	env[srv->nenv++] = entry;
 	env[srv->nenv] = NULL;
-	srv->env = env;
-	srv->target->start.envp = env;
+	nat_target_start_opts(srv->target)->envp = env;
 	return srv_ok(srv);
 }
 
@@ -189,26 +190,25 @@ static int srv_set_cwd(struct srv *srv, const char *p, const char *end)
 		return -pse_invalid;
 	free(srv->cwd);
 	srv->cwd = n ? strdup(srv->scratch.data) : NULL;
-	srv->target->start.cwd = srv->cwd;
+	nat_target_start_opts(srv->target)->cwd = srv->cwd;
 	return srv_ok(srv);
 }
 
 int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
 {
 	const char *end = pkt + len;
-	struct nat_start_opts *start = &srv->target->start;
+	struct nat_start_opts *start = nat_target_start_opts(srv->target);
 
 #define ARG(name) (pkt + strlen(name))
 	if (srv_prefix(pkt, len, "QPassSignals:"))
 		return srv_pass_signals(srv, ARG("QPassSignals:"), end,
-					srv->target->pass_signals);
+					nat_target_set_pass_signals);
 	if (srv_prefix(pkt, len, "QThreadEvents:")) {
 		int on;
 		int err = srv_flag(srv, ARG("QThreadEvents:"), end, &on);
 
 		if (err == srv_reply) {
-			srv->target->report_thread_exit = on;
-			srv->target->report_thread_create = on;
+			nat_target_set_thread_events(srv->target, on);
 		}
 		return err;
 	}
@@ -224,12 +224,8 @@ int srv_handle_settings(struct srv *srv, const char *pkt, size_t len)
 	if (srv_prefix(pkt, len, "QCatchSyscalls:"))
 		return srv_catch_syscalls(srv, ARG("QCatchSyscalls:"), end);
 	if (srv_prefix(pkt, len, "QProgramSignals:")) {
-		int res = srv_pass_signals(srv, ARG("QProgramSignals:"), end,
-					   srv->target->program_signals);
-
-		if (res == srv_reply)
-			srv->target->program_signals_set = 1;
-		return res;
+		return srv_pass_signals(srv, ARG("QProgramSignals:"), end,
+					nat_target_set_program_signals);
 	}
 	if (srv_prefix(pkt, len, "QDisableRandomization:"))
 		return srv_flag(srv, ARG("QDisableRandomization:"), end,
@@ -256,5 +252,5 @@ void srv_settings_fini(struct srv *srv)
 	srv_env_free(srv);
 	free(srv->cwd);
 	srv->cwd = NULL;
-	srv->target->start.cwd = NULL;
+	nat_target_start_opts(srv->target)->cwd = NULL;
 }

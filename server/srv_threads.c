@@ -6,7 +6,7 @@
 
 static void srv_put_thread(struct srv *srv, const struct nat_thread *t)
 {
-	struct rsp_ptid ptid = { t->proc->pid, t->tid };
+	struct rsp_ptid ptid = { nat_thread_pid(t), nat_thread_tid(t) };
 
 	rsp_format_ptid(&srv->reply, ptid, srv->multiprocess);
 }
@@ -22,8 +22,8 @@ static struct nat_thread *srv_ptid_thread(struct srv *srv,
 	if (!proc)
 		return NULL;
 	if (ptid.tid <= 0)
-		return proc->threads;
-	return nat_find_thread(srv->target, proc->pid, (pid_t) ptid.tid);
+		return nat_process_first_thread(proc);
+	return nat_find_thread(srv->target, nat_process_pid(proc), (pid_t) ptid.tid);
 }
 
 static int srv_set_thread(struct srv *srv, const char *pkt, size_t len)
@@ -47,10 +47,10 @@ static int srv_set_thread(struct srv *srv, const char *pkt, size_t len)
 			srv_general_thread(srv) : srv_ptid_thread(srv, ptid);
 
 		if (!t && any && nat_first_process(srv->target))
-			t = nat_first_process(srv->target)->threads;
+			t = nat_process_first_thread(nat_first_process(srv->target));
 		if (t) {
-			srv->general.pid = t->proc->pid;
-			srv->general.tid = t->tid;
+			srv->general.pid = nat_thread_pid(t);
+			srv->general.tid = nat_thread_tid(t);
 		} else {
 			srv->general = ptid;
 		}
@@ -84,8 +84,9 @@ int srv_handle_threads(struct srv *srv, const char *pkt, size_t len)
 		int first = 1;
 
 		for (struct nat_process *proc = nat_first_process(srv->target);
-		     proc; proc = proc->next)
-			for (struct nat_thread *t = proc->threads; t; t = t->next) {
+		     proc; proc = nat_process_next(proc))
+			for (struct nat_thread *t = nat_process_first_thread(proc);
+			     t; t = nat_thread_next(t)) {
 				ps_buf_putc(&srv->reply, first ? 'm' : ',');
 				srv_put_thread(srv, t);
 				first = 0;

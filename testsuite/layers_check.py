@@ -2,8 +2,9 @@
 """The tree's includes against the layer drawing in doc/HACKING.md.
 
 Each folder is a layer; a file may include only from the folders its
-layer may call (LAYERS below, the same table as the drawing), and the
-server reaches btrace/ only through the bundle writer's header.  No two
+layer may call (LAYERS below, the same table as the drawing), the
+server reaches btrace/ only through the bundle writer's header, and nat/
+only through its door (SERVER_NAT).  No two
 headers may include each other, directly or through others.  Exits 1
 naming every include that breaks the drawing."""
 import os
@@ -25,6 +26,15 @@ LAYERS = {
 # The only btrace/ headers the server and the recorder may include: the
 # bundle's.
 SERVER_BTRACE = {"btrace/ptbtrace.h", "btrace/bt_bundle_format.h"}
+# The only nat/ headers the server may include: its door to the native
+# layer, each listed with its reason in doc/HACKING.md ("The server's
+# door into nat/").  Keep in step with it.
+SERVER_NAT = {
+    "nat/target.h", "nat/btrace.h", "nat/amd64_regs.h",
+    "nat/amd64_regs_image.h", "nat/auxv.h", "nat/svr4.h", "nat/maps.h",
+    "nat/procinfo.h", "nat/osdata.h", "nat/osdata_sys.h",
+    "nat/proc_root.h",
+}
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -101,6 +111,10 @@ def main():
                     and inc not in SERVER_BTRACE:
                 problems.append(f"{path}: server -> {inc}: only the bundle "
                                 "writer's headers")
+            elif layer == "server" and target == "nat" \
+                    and inc not in SERVER_NAT:
+                problems.append(f"{path}: server -> {inc}: not one of the "
+                                "nat headers of doc/HACKING.md's door")
             if path.endswith(".h") and inc.endswith(".h"):
                 graph.setdefault(path, []).append(inc)
     cycle = header_cycle(graph)

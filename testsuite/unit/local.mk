@@ -71,10 +71,14 @@ unit_tests += testsuite/unit/procinfo_test
 testsuite_unit_procinfo_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/svr4_test
 testsuite_unit_svr4_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/proc_root_test
+testsuite_unit_proc_root_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/osdata_test
 testsuite_unit_osdata_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/osdata_sys_test
 testsuite_unit_osdata_sys_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/target_access_test
+testsuite_unit_target_access_test_LDADD = $(UNIT_LIBS)
 
 # nat/emu/
 unit_tests += testsuite/unit/emu_insn_test

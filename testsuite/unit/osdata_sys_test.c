@@ -8,6 +8,9 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/shm.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -152,4 +155,77 @@ Test(osdata_sys, names_and_times)
 	cr_assert_str_eq(b.data, want);
 	cr_assert_eq(b.data[b.len - 1], '\n');
 	ps_buf_fini(&b);
+}
+
+static int first_key(void *ctx, const char *key, const char *value)
+{
+	(void) value;
+	snprintf(ctx, 64, "%s", key);
+	return 1;       /* the first row is enough */
+}
+
+/* The reader stops at the first nonzero return and gives it back.  */
+Test(osdata_sys, cpuinfo_reader_starts_with_a_processor)
+{
+	char key[64] = "";
+
+	cr_assert_eq(osdata_read_cpuinfo(first_key, key), 1);
+	cr_assert_str_eq(key, "processor");
+}
+
+struct port_search {
+	char port[NI_MAXSERV];
+	int found, tcp;
+};
+
+static int find_port(void *ctx, const struct osdata_socket *sock,
+		     int family, int tcp)
+{
+	struct port_search *s = ctx;
+
+	if (family == AF_INET && !strcmp(sock->local_port, s->port) &&
+	    !strcmp(sock->local_address, "127.0.0.1") && sock->state == 10) {
+		s->found = 1;
+		s->tcp = tcp;
+	}
+	return 0;
+}
+
+Test(osdata_sys, sockets_reader_finds_a_listening_socket)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	struct port_search s = { .found = 0 };
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+	cr_assert_geq(fd, 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(bind(fd, (struct sockaddr *) &a, sizeof(a)), 0);
+	cr_assert_eq(listen(fd, 1), 0);
+	cr_assert_eq(getsockname(fd, (struct sockaddr *) &a, &len), 0);
+	snprintf(s.port, sizeof(s.port), "%u", ntohs(a.sin_port));
+	cr_assert_eq(osdata_read_sockets(find_port, &s), 0);
+	close(fd);
+	cr_assert(s.found, "port %s not listed", s.port);
+	cr_assert(s.tcp);
+}
+
+static int find_shm(void *ctx, const struct osdata_shm *shm)
+{
+	int *id = ctx;
+
+	if (shm->shmid == *id && shm->size == 4096)
+		*id = -1;
+	return 0;
+}
+
+Test(osdata_sys, shm_reader_finds_a_segment)
+{
+	int id = shmget(IPC_PRIVATE, 4096, IPC_CREAT | 0600), want = id;
+
+	if (id < 0)
+		cr_skip_test("no System V shared memory here");
+	cr_assert_eq(osdata_read_shm(find_shm, &id), 0);
+	shmctl(want, IPC_RMID, NULL);
+	cr_assert_eq(id, -1, "segment %d not listed", want);
 }
