@@ -13,6 +13,7 @@
 #include "nat/emu/emu_plan.h"
 #include "nat/emu/emu_signal.h"
 #include "nat/emu/emu_walk.h"
+#include "nat/emu/emu_rec.h"
 #include "nat/emu/emu_thread.h"
 #include "nat/int3_table.h"
 #include "nat/mem.h"

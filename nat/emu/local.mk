@@ -23,3 +23,6 @@ nat_libpsnat_a_SOURCES += \
 
 # The resume planner, apart from the engine object in emu.c.
 nat_libpsnat_a_SOURCES += nat/emu/emu_plan.c nat/emu/emu_plan.h
+
+# The branch recorder, apart from the thread in emu_thread.c.
+nat_libpsnat_a_SOURCES += nat/emu/emu_rec.c nat/emu/emu_rec.h
