@@ -2,6 +2,7 @@
    its page copies behind a read callback, and one symbol table per
    object for names and lines.  */
 #include "btrace/bt_image.h"
+#include "btrace/bt_array.h"
 #include "btrace/bt_symtab.h"
 
 #include <Zydis/Zydis.h>
@@ -23,11 +24,11 @@ struct bt_image {
 	struct pt_image *pt;
 	struct pt_image_section_cache *iscache;
 	struct bt_isec *secs;
-	size_t nsecs;
+	size_t nsecs, secs_cap;
 	struct bt_symtab **symtabs;
 	const char **symtab_paths;  /* NULL for in-memory images */
 	uint64_t *symtab_bases;     /* its first mapping's address - offset */
-	size_t nsymtabs;
+	size_t nsymtabs, symtabs_cap;
 	ZydisDecoder zydis;
 	ZydisDecoder zydis_len;   /* lengths only: minimal mode */
 	char *debug_dir;          /* NULL: the default */
@@ -63,41 +64,27 @@ static int bt_image_read_pages(uint8_t *buffer, size_t size,
 
 static int bt_image_add_sec(struct bt_image *image, const struct bt_isec *sec)
 {
-	struct bt_isec *secs = realloc(image->secs,
-				       (image->nsecs + 1) * sizeof(*secs));
-
-	if (!secs)
+	if (BT_ARRAY_RESERVE(image->secs, image->secs_cap, image->nsecs + 1))
 		return -bte_nomem;
-	image->secs = secs;
-	secs[image->nsecs++] = *sec;
+	image->secs[image->nsecs++] = *sec;
 	return 0;
 }
 
 static long bt_image_add_symtab(struct bt_image *image, struct bt_symtab *st,
 				const char *path)
 {
-	struct bt_symtab **sts;
-	const char **paths;
-	uint64_t *bases;
+	/* Three arrays side by side: all grow to the same capacity.  */
+	size_t cap = image->symtabs_cap, bases_cap = cap, paths_cap = cap;
+	size_t need = image->nsymtabs + 1;
 
-	sts = realloc(image->symtabs, (image->nsymtabs + 1) * sizeof(*sts));
-	if (!sts)
+	if (BT_ARRAY_RESERVE(image->symtabs, cap, need) ||
+	    BT_ARRAY_RESERVE(image->symtab_bases, bases_cap, need) ||
+	    BT_ARRAY_RESERVE(image->symtab_paths, paths_cap, need))
 		return -bte_nomem;
-	image->symtabs = sts;
-	bases = realloc(image->symtab_bases,
-			(image->nsymtabs + 1) * sizeof(*bases));
-	if (!bases)
-		return -bte_nomem;
-	image->symtab_bases = bases;
-	bases[image->nsymtabs] = 0;
-	paths = realloc(image->symtab_paths,
-			(image->nsymtabs + 1) * sizeof(*paths));
-	if (!paths)
-		return -bte_nomem;
-	image->symtab_paths = paths;
-
-	sts[image->nsymtabs] = st;
-	paths[image->nsymtabs] = path;
+	image->symtabs_cap = cap;
+	image->symtabs[image->nsymtabs] = st;
+	image->symtab_bases[image->nsymtabs] = 0;
+	image->symtab_paths[image->nsymtabs] = path;
 	return (long) image->nsymtabs++;
 }
 

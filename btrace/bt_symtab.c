@@ -1,6 +1,7 @@
 /* ELF symbols (libelf) and DWARF functions and lines (libdw) of one
    object, sorted once so that each lookup is a binary search.  */
 #include "btrace/bt_symtab.h"
+#include "btrace/bt_array.h"
 #include "btrace/bt_symtab_int.h"
 #include "btrace/bt_plt.h"
 #include "btrace/bt_debuglink.h"
@@ -20,20 +21,16 @@
 
 const char *bt_symtab_intern(struct bt_symtab *st, const char *text)
 {
-	char **strings;
-
 	for (size_t i = 0; i < st->nstrings; ++i)
 		if (strcmp(st->strings[i], text) == 0)
 			return st->strings[i];
 
-	strings = realloc(st->strings, (st->nstrings + 1) * sizeof(*strings));
-	if (!strings)
+	if (BT_ARRAY_RESERVE(st->strings, st->strings_cap, st->nstrings + 1))
 		return NULL;
-	st->strings = strings;
-	strings[st->nstrings] = strdup(text);
-	if (!strings[st->nstrings])
+	st->strings[st->nstrings] = strdup(text);
+	if (!st->strings[st->nstrings])
 		return NULL;
-	return strings[st->nstrings++];
+	return st->strings[st->nstrings++];
 }
 
 static int bt_msym_cmp(const void *a, const void *b)
@@ -117,10 +114,9 @@ static int bt_symtab_load_symbols(struct bt_symtab *st, struct bt_msyms *t,
 		return 0;
 	count = shdr->sh_size / shdr->sh_entsize;
 
-	msyms = realloc(t->v, (t->n + count + 1) * sizeof(*msyms));
-	if (!msyms)
+	if (BT_ARRAY_RESERVE(t->v, t->cap, t->n + count + 1))
 		return -bte_nomem;
-	t->v = msyms;
+	msyms = t->v;
 
 	for (i = 0; i < count; ++i) {
 		GElf_Sym sym;
@@ -157,10 +153,11 @@ static int bt_symtab_add_plt(void *ctx, uint64_t address, uint32_t shndx,
 	snprintf(plt, len, "%s@plt", name);
 	interned = bt_symtab_intern(st, plt);
 	free(plt);
-	m = realloc(st->main_syms.v, (st->main_syms.n + 1) * sizeof(*m));
-	if (!interned || !m)
+	if (!interned ||
+	    BT_ARRAY_RESERVE(st->main_syms.v, st->main_syms.cap,
+			     st->main_syms.n + 1))
 		return -bte_nomem;
-	st->main_syms.v = m;
+	m = st->main_syms.v;
 	/* BFD gives synthetic symbols no size.  */
 	m[st->main_syms.n].address = address;
 	m[st->main_syms.n].size = 0;
@@ -176,12 +173,13 @@ static int bt_symtab_add_got_plt(void *ctx, uint64_t address,
 {
 	struct bt_symtab *st = ctx;
 	const char *interned = bt_symtab_intern(st, name);
-	struct bt_msym *m = realloc(st->data_syms.v, (st->data_syms.n + 1) *
-				    sizeof(*m));
+	struct bt_msym *m;
 
-	if (!interned || !m)
+	if (!interned ||
+	    BT_ARRAY_RESERVE(st->data_syms.v, st->data_syms.cap,
+			     st->data_syms.n + 1))
 		return -bte_nomem;
-	st->data_syms.v = m;
+	m = st->data_syms.v;
 	m[st->data_syms.n].address = address;
 	m[st->data_syms.n].size = 8;
 	m[st->data_syms.n].name = interned;

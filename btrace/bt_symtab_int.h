@@ -88,7 +88,7 @@ struct bt_cus {
 /* One object file's minimal symbols, link-time addresses, sorted.  */
 struct bt_msyms {
 	struct bt_msym *v;
-	size_t n;
+	size_t n, cap;
 };
 
 struct bt_symtab {
@@ -125,7 +125,7 @@ struct bt_symtab {
 
 	/* Strings we built (file names): freed with the symtab.  */
 	char **strings;
-	size_t nstrings;
+	size_t nstrings, strings_cap;
 
 };
 

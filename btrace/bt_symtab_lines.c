@@ -35,20 +35,15 @@ static int bt_lbuild_new_sub(struct bt_lbuild *b, const char *name,
 	struct bt_cu_lines *cl = b->cl;
 
 	if (cl->nsubs == b->subs_cap) {
-		size_t ncap = b->subs_cap ? 2 * b->subs_cap : 16;
-		struct bt_lsub *s = realloc(cl->subs, ncap * sizeof(*s));
-		size_t *c = realloc(b->caps, ncap * sizeof(*c));
-		char **i = realloc(b->ids, ncap * sizeof(*i));
+		/* Three arrays side by side: all grow to the same capacity.  */
+		size_t cap = b->subs_cap, caps_cap = cap, ids_cap = cap;
+		size_t need = cl->nsubs + 1;
 
-		if (s)
-			cl->subs = s;
-		if (c)
-			b->caps = c;
-		if (i)
-			b->ids = i;
-		if (!s || !c || !i)
+		if (BT_ARRAY_RESERVE(cl->subs, cap, need) ||
+		    BT_ARRAY_RESERVE(b->caps, caps_cap, need) ||
+		    BT_ARRAY_RESERVE(b->ids, ids_cap, need))
 			return -bte_nomem;
-		b->subs_cap = ncap;
+		b->subs_cap = cap;
 	}
 	memset(&cl->subs[cl->nsubs], 0, sizeof(*cl->subs));
 	cl->subs[cl->nsubs].name = bt_symtab_intern(b->st, name);

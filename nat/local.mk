@@ -17,6 +17,11 @@ nat_libpsnat_a_SOURCES = \
 	nat/mem.c nat/mem.h \
 	nat/int3_table.c nat/int3_table.h
 
+# Waiting is split at its seams: what a wait status means, and stopping
+# every thread (nat/wait.c does the waiting itself).
+nat_libpsnat_a_SOURCES += nat/wait_status.c
+nat_libpsnat_a_SOURCES += nat/stop_all.c nat/stop_all.h
+
 # The amd64 register cache: ptrace regsets and the XSAVE layout.
 nat_libpsnat_a_SOURCES += \
 	nat/xstate.c nat/xstate.h \

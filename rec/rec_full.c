@@ -21,10 +21,9 @@ static struct rec_stream *rec_stream_of(struct recorder *rec, pid_t pid,
 	for (size_t i = 0; i < rec->nstreams; i++)
 		if (rec->streams[i].tid == tid)
 			return &rec->streams[i];
-	s = realloc(rec->streams, (rec->nstreams + 1) * sizeof(*s));
-	if (!s)
+	if (PS_ARRAY_RESERVE(rec->streams, rec->streams_cap,
+			     rec->nstreams + 1))
 		return NULL;
-	rec->streams = s;
 	s = &rec->streams[rec->nstreams++];
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
@@ -230,5 +229,5 @@ void rec_full_fini(struct recorder *rec)
 	free(rec->full_bts);
 	free(rec->full_threads);
 	rec->streams = NULL;
-	rec->nstreams = 0;
+	rec->nstreams = rec->streams_cap = 0;
 }

@@ -226,14 +226,12 @@ struct rec_space *rec_space_of(const struct recorder *rec, pid_t pid)
 struct rec_space *rec_space_new(struct recorder *rec, pid_t pid,
 				const struct rec_space *parent)
 {
-	struct rec_space **all, *sp = rec_space_of(rec, pid);
+	struct rec_space *sp = rec_space_of(rec, pid);
 
 	if (sp)
 		return sp;
-	all = realloc(rec->spaces, (rec->nspaces + 1) * sizeof(*all));
-	if (!all)
+	if (PS_ARRAY_RESERVE(rec->spaces, rec->spaces_cap, rec->nspaces + 1))
 		return NULL;
-	rec->spaces = all;
 	sp = calloc(1, sizeof(*sp));
 	if (!sp)
 		return NULL;

@@ -86,7 +86,7 @@ void rec_fini(struct recorder *rec)
 		rec_space_free(rec->spaces[i]);
 	free(rec->spaces);
 	rec->spaces = NULL;
-	rec->nspaces = 0;
+	rec->nspaces = rec->spaces_cap = 0;
 	rec_full_fini(rec);
 }
 

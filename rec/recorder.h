@@ -92,10 +92,10 @@ struct recorder {
 	int has_timer;
 	/* The traced processes, the program first.  */
 	struct rec_space **spaces;
-	size_t nspaces;
+	size_t nspaces, spaces_cap;
 	/* --full: the trace kept so far per thread, and what was lost.  */
 	struct rec_stream *streams;
-	size_t nstreams;
+	size_t nstreams, streams_cap;
 	struct bt_thread *full_threads;   /* rec_full_fill's, kept here */
 	uint8_t **full_bts;
 };

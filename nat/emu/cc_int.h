@@ -11,6 +11,7 @@
 #include "nat/emu/cc.h"
 #include "nat/emu/cc_blocks.h"
 #include "nat/emu/cc_xlate.h"
+#include "nat/emu/emu_rec.h"
 #include "nat/emu/emu_thread.h"
 #include "common/ps_error.h"
 

@@ -1,6 +1,7 @@
 /* The engine's side of every ptrace stop: its own traps and steps are
    consumed; everything else closes the trace segment and is reported.  */
 #include "nat/emu/cc.h"
+#include "nat/emu/emu_rec.h"
 #include "nat/emu/emu_engine.h"
 #include "nat/emu/emu_signal.h"
 #include "nat/catch_syscall.h"

@@ -80,33 +80,4 @@ int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
 			  size_t size, uint32_t psb_period);
 void emu_thread_trace_fini(struct emu_thread *th);
 
-/* The recording primitives, no-ops unless the thread is traced and on;
-   each keeps PT and BTS in step.  */
-void emu_rec_cond(struct emu_thread *th, uint64_t ip, bool taken,
-		  uint64_t target);
-void emu_rec_ret(struct emu_thread *th, uint64_t ip, uint64_t target);
-void emu_rec_indirect(struct emu_thread *th, uint64_t ip, uint64_t target,
-		      uint64_t nlip, bool call);
-void emu_rec_edge(struct emu_thread *th, const struct emu_edge *edge);
-/* A far transfer at IP through the kernel, back in user space at
-   RESUME (0: not known yet; the thread stays off).  */
-void emu_rec_far_kernel(struct emu_thread *th, uint64_t ip,
-			uint64_t resume);
-/* A far transfer within user space.  */
-void emu_rec_far(struct emu_thread *th, uint64_t ip, uint64_t target);
-/* Execution is interrupted at IP (not run), PREV being the instruction
-   run before it (0 if unknown): FUP, TIP.PGD.  */
-void emu_rec_interrupt(struct emu_thread *th, uint64_t ip, uint64_t prev);
-/* Tracing resumes at IP (thread off).  */
-void emu_rec_resume(struct emu_thread *th, uint64_t ip);
-/* The emulator lost track; tracing resumes at IP (0: off until the
-   next resume).  */
-void emu_rec_gap(struct emu_thread *th, uint64_t ip);
-/* The thread ran links [0, N) of its chain entirely (each one's RET
-   included, except the last link's stop when N is the whole chain).  */
-void emu_rec_chain(struct emu_thread *th, uint8_t n);
-
-/* A periodic PSB+ if one is due, at IP.  */
-void emu_rec_psb(struct emu_thread *th, uint64_t ip);
-
 #endif

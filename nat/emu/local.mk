@@ -20,3 +20,9 @@ nat_libpsnat_a_SOURCES += \
 	nat/emu/cc_blocks.c nat/emu/cc_blocks.h \
 	nat/emu/cc_xlate.c nat/emu/cc_xlate.h \
 	nat/emu/cc_inject.c nat/emu/cc_inject.h
+
+# The resume planner, apart from the engine object in emu.c.
+nat_libpsnat_a_SOURCES += nat/emu/emu_plan.c nat/emu/emu_plan.h
+
+# The branch recorder, apart from the thread in emu_thread.c.
+nat_libpsnat_a_SOURCES += nat/emu/emu_rec.c nat/emu/emu_rec.h

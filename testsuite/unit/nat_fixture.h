@@ -1,5 +1,5 @@
 /* A nat_target with the native-layer test program, for the tests of
-   nat/inferior.c, nat/wait.c and nat/resume.c.  */
+   nat/inferior.c, nat/wait*.c, nat/stop_all.c and nat/resume.c.  */
 #ifndef TESTSUITE_UNIT_NAT_FIXTURE_H
 #define TESTSUITE_UNIT_NAT_FIXTURE_H
 

@@ -1,0 +1,160 @@
+/* nat/stop_all.c: stopping every thread.  All-stop stops them all when
+   one has an event; non-stop stops them while one steps over a
+   breakpoint and runs the paused ones again after.  Apart from waiting
+   (wait.c), which calls it when it has an event to report, because
+   stopping is also what nat_stop and a step over a breakpoint need.  */
+#define _GNU_SOURCE
+#include "nat/process.h"
+#include "nat/stop_all.h"
+#include "nat/wait_status.h"
+#include "common/ps_error.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+
+struct nat_thread *nat_first_running(struct nat_target *target)
+{
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next)
+			if (t->state == nat_thread_running)
+				return t;
+	return NULL;
+}
+
+/* All-stop: SIGSTOP every running thread and wait until each stopped;
+   what they report meanwhile stays pending.  */
+void nat_stop_all(struct nat_target *target)
+{
+	struct nat_thread *thread;
+	int status;
+
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next)
+			if (t->state == nat_thread_running && !t->stop_expected) {
+				syscall(SYS_tgkill, p->pid, t->tid, SIGSTOP);
+				t->stop_expected = 1;
+			}
+
+	while ((thread = nat_first_running(target))) {
+		if (nat_waitpid(thread->tid, &status, 0) < 0) {
+			thread->state = nat_thread_stopped;
+			if (thread->tid != thread->proc->pid)
+				nat_remove_thread(thread->proc, thread);
+			continue;
+		}
+		nat_handle_status(target, thread, status, 1);
+	}
+}
+
+/* Non-stop: run again the threads nat_stop_all paused (the client
+   still has them running and nothing of theirs is pending), but EXCEPT.  */
+void nat_unpause(struct nat_target *target,
+			const struct nat_thread *except)
+{
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next)
+			if (t != except && t->resumed && !t->has_pending &&
+			    t->state == nat_thread_stopped &&
+			    t->resume_kind != nat_resume_stop)
+				nat_thread_resume(t, t->resume_kind, 0);
+}
+
+int nat_step_over_breakpoint(struct nat_target *target,
+			     struct nat_thread *thread)
+{
+	struct nat_process *proc = thread->proc;
+	uint64_t pc = nat_peek_pc(thread->tid);
+	const struct int3_site *site = int3_lookup(&proc->int3s, pc);
+	int status, err;
+
+	/* The emulator runs the instruction under any site itself.  */
+	if (proc->emu || !site || !(site->owners & int3_owner_gdb))
+		return 0;
+	/* Non-stop: nobody else may run past the site while it is out.  */
+	if (target->non_stop)
+		nat_stop_all(target);
+	err = int3_remove(&proc->int3s, &proc->mem, pc, int3_owner_gdb);
+	if (err < 0)
+		goto out;
+	thread->resumed = 1;
+	err = nat_thread_resume(thread, nat_resume_step, 0);
+	while (!err && thread->state == nat_thread_running) {
+		if (nat_waitpid(thread->tid, &status, 0) < 0) {
+			err = -pse_nothread;
+			break;
+		}
+		/* A plain completed step is ours; anything else stays.  */
+		if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP &&
+		    !(status >> 16) && !proc->emu) {
+			thread->state = nat_thread_stopped;
+			thread->regs_valid = 0;
+			break;
+		}
+		if (nat_handle_status(target, thread, status, 1) == nat_gone) {
+			thread = NULL;
+			break;
+		}
+	}
+	/* The site is the process's again, whatever happened.  */
+	if (nat_find_process(target, proc->pid) == proc)
+		int3_insert(&proc->int3s, &proc->mem, pc, int3_owner_gdb);
+out:
+	if (target->non_stop)
+		nat_unpause(target, thread);
+	return err;
+}
+
+void nat_stop(struct nat_target *target)
+{
+	nat_collect(target);
+	nat_stop_all(target);
+	nat_mark_all_stopped(target);
+}
+
+void nat_mark_all_stopped(struct nat_target *target)
+{
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		for (struct nat_thread *t = p->threads; t; t = t->next) {
+			t->resumed = 0;
+			t->stop_known = 1;
+		}
+}
+
+void nat_stop_process(struct nat_target *target, struct nat_process *proc)
+{
+	int status;
+
+	for (struct nat_thread *t = proc->threads; t; t = t->next)
+		if (t->state == nat_thread_running && !t->stop_expected) {
+			syscall(SYS_tgkill, proc->pid, t->tid, SIGSTOP);
+			t->stop_expected = 1;
+		}
+	for (;;) {
+		struct nat_thread *thread = NULL;
+
+		for (struct nat_thread *t = proc->threads; t && !thread;
+		     t = t->next)
+			if (t->state == nat_thread_running)
+				thread = t;
+		if (!thread)
+			return;
+		if (nat_waitpid(thread->tid, &status, 0) < 0) {
+			thread->state = nat_thread_stopped;
+			if (thread->tid != proc->pid)
+				nat_remove_thread(proc, thread);
+			continue;
+		}
+		nat_handle_status(target, thread, status, 1);
+	}
+}
+
+void nat_set_non_stop(struct nat_target *target, int on)
+{
+	if (target->non_stop && !on)
+		nat_stop(target);
+	target->non_stop = on;
+}

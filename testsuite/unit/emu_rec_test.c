@@ -1,0 +1,154 @@
+/* The branch recorder: the packets (decoded by libipt) and BTS blocks
+   each recording primitive produces, and that nothing is recorded while
+   the thread is off or untraced.  */
+#include "nat/emu/emu_rec.h"
+#include "nat/emu/emu.h"
+#include "common/ps_buf.h"
+
+#include <criterion/criterion.h>
+#include <intel-pt.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int packet_types(struct emu_thread *th, enum pt_packet_type *types,
+			int max)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	struct ps_buf out;
+	struct pt_packet packet;
+	int n = 0;
+
+	emu_pt_flush(&th->pt);
+	ps_buf_init(&out);
+	cr_assert_eq(emu_ring_read_all(&th->ring, &out), 0);
+	pt_config_init(&config);
+	config.begin = (uint8_t *) out.data;
+	config.end = (uint8_t *) out.data + out.len;
+	dec = pt_pkt_alloc_decoder(&config);
+	cr_assert_geq(pt_pkt_sync_forward(dec), 0);
+	while (n < max && pt_pkt_next(dec, &packet, sizeof(packet)) >= 0)
+		types[n++] = packet.type;
+	pt_pkt_free_decoder(dec);
+	ps_buf_fini(&out);
+	return n;
+}
+
+Test(emu_rec, pt_segment)
+{
+	struct emu_thread th;
+	enum pt_packet_type t[32];
+	int n;
+
+	memset(&th, 0, sizeof(th));
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	th.traced = true;
+	emu_rec_cond(&th, 0x1000, true, 0x1100);     /* off: nothing */
+	emu_rec_resume(&th, 0x1000);
+	cr_expect(th.on);
+	emu_rec_cond(&th, 0x1004, true, 0x1100);
+	emu_rec_indirect(&th, 0x1104, 0x2000, 0x1106, true);
+	emu_rec_ret(&th, 0x2010, 0x1106);            /* compressed */
+	emu_rec_far_kernel(&th, 0x1200, 0x1202);     /* syscall */
+	emu_rec_interrupt(&th, 0x1300, 0x1290);
+	cr_expect(!th.on);
+	n = packet_types(&th, t, 32);
+	enum pt_packet_type want[] = {
+		ppt_psb, ppt_mode, ppt_psbend, ppt_mode, ppt_tip_pge,
+		ppt_tnt_8, ppt_tip, ppt_tnt_8, ppt_tip_pgd, ppt_mode,
+		ppt_tip_pge, ppt_fup, ppt_tip_pgd,
+	};
+	cr_assert_eq(n, (int) (sizeof(want) / sizeof(want[0])));
+	for (int i = 0; i < n; i++)
+		cr_expect_eq(t[i], want[i], "packet %d", i);
+	cr_expect_eq(th.last_exec, 0x1200);
+	emu_thread_trace_fini(&th);
+}
+
+Test(emu_rec, bts_blocks)
+{
+	struct emu_thread th;
+	struct trace_blocks blocks;
+	struct trace_block *b;
+	struct emu_edge edge = { 0x1010, 0x3000, 5, true };
+	long n;
+
+	memset(&th, 0, sizeof(th));
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_bts, 24 * 16, 0),
+		     0);
+	th.traced = true;
+	emu_rec_resume(&th, 0x1000);
+	emu_rec_cond(&th, 0x1004, false, 0x2000);    /* not taken */
+	emu_rec_edge(&th, &edge);
+	emu_rec_ret(&th, 0x3020, 0x1015);
+	emu_rec_interrupt(&th, 0x1020, 0x101c);
+	emu_rec_resume(&th, 0x5000);
+	emu_rec_interrupt(&th, 0x5000, 0x4ffc);      /* at its start */
+	trace_blocks_init(&blocks);
+	cr_assert_eq(emu_bts_read(&th.bts, emu_bts_read_all, false, &blocks), 0);
+	n = (long) blocks.len;
+	b = blocks.block;
+	cr_assert_eq(n, 3);
+	cr_expect_eq(b[0].begin, 0x1000);
+	cr_expect_eq(b[0].end, 0x1010);
+	cr_expect_eq(b[1].begin, 0x3000);
+	cr_expect_eq(b[1].end, 0x3020);
+	cr_expect_eq(b[2].begin, 0x1015);
+	cr_expect_eq(b[2].end, 0x101c);
+	/* GDB's view adds the block the thread stopped in, up to its pc.  */
+	trace_blocks_reset(&blocks);
+	cr_assert_eq(emu_bts_read(&th.bts, emu_bts_read_all, true, &blocks), 0);
+	n = (long) blocks.len;
+	b = blocks.block;
+	cr_assert_eq(n, 4);
+	cr_expect_eq(b[3].begin, 0x5000);
+	cr_expect_eq(b[3].end, 0x5000);
+	trace_blocks_fini(&blocks);
+	emu_thread_trace_fini(&th);
+}
+
+Test(emu_rec, gap_then_resume)
+{
+	struct emu_thread th;
+	enum pt_packet_type t[16];
+	int n;
+
+	memset(&th, 0, sizeof(th));
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	th.traced = true;
+	emu_rec_resume(&th, 0x1000);
+	emu_rec_gap(&th, 0x4000);
+	cr_expect(th.on);
+	cr_expect_eq(th.gaps, 1);
+	n = packet_types(&th, t, 16);
+	cr_assert_eq(n, 7);
+	cr_expect_eq(t[5], ppt_ovf);
+	cr_expect_eq(t[6], ppt_fup);
+	emu_thread_trace_fini(&th);
+}
+
+/* A chain of two walks: the first walk's instructions and its followed
+   return count, the last walk's stop does not (it has not run yet).  */
+Test(emu_rec, chain_counts_instructions)
+{
+	struct emu_thread th;
+
+	memset(&th, 0, sizeof(th));
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	th.traced = true;
+	emu_rec_resume(&th, 0x1000);
+	th.nchain = 2;
+	th.chain[0].walk = (struct emu_walk) {
+		.start = 0x1000, .stop = 0x1010, .ninsns = 5, .last = 0x100c,
+		.insn = { .ip = 0x1010, .len = 1, .iclass = emu_ic_ret },
+	};
+	th.chain[0].ret_target = 0x2000;
+	th.chain[1].walk = (struct emu_walk) {
+		.start = 0x2000, .stop = 0x2008, .ninsns = 3, .last = 0x2004,
+	};
+	emu_rec_chain(&th, 2);
+	cr_expect_eq(th.insns, 5 + 1 + 3);
+	cr_expect_eq(th.followed, 1);
+	cr_expect_eq(th.last_exec, 0x2004);
+	emu_thread_trace_fini(&th);
+}
