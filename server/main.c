@@ -246,7 +246,7 @@ int main(int argc, char **argv)
 	struct nat_target target;
 	struct nat_start_opts *start;
 	struct srv srv;
-	int attach = 0, c, err, shell = 1, norandom = 1;
+	int attach = 0, c, err, shell = 1, norandom = 1, status = 0;
 	int btrace_policy = nat_btrace_auto;
 	int btrace_engine = nat_btrace_engine_auto;
 	const char *comm, *postmortem = NULL;
@@ -414,8 +414,8 @@ int main(int argc, char **argv)
 		err = 0;
 	if (err < 0) {
 		fprintf(stderr, "Exiting\n");
-		rsp_listen_fini(&listener);
-		return 1;
+		status = 1;
+		goto out;
 	}
 	if (!opts.stdio)
 		fprintf(stderr, "Listening on port %d\n", rsp_listen_port(&listener));
@@ -461,10 +461,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Listening on port %d\n", rsp_listen_port(&listener));
 	}
 
-	if (term_signal)
+	if (term_signal) {
 		fprintf(stderr, "ptstub: %s: killing the programs it started, "
 			"detaching from those it attached to.\n",
 			strsignal(term_signal));
+		status = 128 + term_signal;
+	}
+out:
 	release_all(&target);
 	srv_process_fini(&srv);
 	srv_monitor_fini(&srv);
@@ -472,5 +475,5 @@ int main(int argc, char **argv)
 	rsp_listen_fini(&listener);
 	nat_target_fini(&target);
 	ps_buf_fini(&wrapper);
-	return term_signal ? 128 + term_signal : 0;
+	return status;
 }
