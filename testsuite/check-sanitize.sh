@@ -55,7 +55,11 @@ make -s -j"$(nproc)" check TESTS="$tests" \
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	E2E_TIMEOUT_SCALE=${E2E_TIMEOUT_SCALE:-4} TEST_TIME_LIMIT=3600 \
 	>check.out 2>&1 || rc=$?
-grep -E '^(FAIL|ERROR|XPASS):' check.out || true
+# Each failure with the end of its log, so a red CI run says why.
+for t in $(sed -n 's/^\(FAIL\|ERROR\|XPASS\): //p' check.out | sort -u); do
+	echo "== $t"
+	tail -n 25 "${t%.*}.log" 2>/dev/null || tail -n 25 "$t.log" 2>/dev/null || true
+done
 # A sanitizer's report anywhere, even in a test that passed.
 grep -rlE 'ERROR: (Address|Leak)Sanitizer|runtime error:' \
 	--include='*.log' testsuite && rc=1

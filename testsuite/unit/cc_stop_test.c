@@ -55,7 +55,8 @@ Test(cc_stop, timer_signal_in_the_cache)
 	cr_expect_eq(pt.ips[0], proc.entry);
 	for (size_t i = 0; i < pt.count; i++)
 		entries += pt.ips[i] == handler;
-	cr_expect_geq(entries, 3, "handler entered %u times", entries);
+	/* hot_timer counts twelve ticks.  */
+	cr_expect_geq(entries, 12, "handler entered %u times", entries);
 	drv_trace_fini(&trace);
 	drv_ips_fini(&pt);
 }
