@@ -13,7 +13,12 @@ Three sources of code nobody here wrote, each compared with single-step:
             (share) must each match their own single-step run.
   regress   the kept programs again.
 
-  fuzz.py [--quick] [--seed N] [--count N] [--keep] [MODE ...]
+  fuzz.py [--quick] [--seed N] [--count N] [--keep] [--max-insns N]
+          [--programs NAME,...] [MODE ...]
+
+The whole runs stop at --max-insns single-stepped instructions (40M by
+default, about 20 minutes here; 0: no limit, so jq's 172M run takes
+about 80 minutes more) and a run past it is counted as not compared.
 
 Prints one line per run and totals: programs tried, instructions
 compared, differences.  Exit 0 when no difference was found, 1 else,
@@ -174,16 +179,21 @@ def mode_csmith(totals, rng, count, quick, keep_diffs, workdir):
                     keep(totals, src, seed, flags)
 
 
-def mode_programs(totals, quick):
+def mode_programs(totals, quick, max_insns, only):
     for name, argv, text in PROGRAMS:
         if quick and name not in QUICK_PROGRAMS:
+            continue
+        if only and name not in only:
             continue
         if not os.path.exists(argv[0]):
             print("fuzz: %s: SKIP %s is not installed" % (name, argv[0]))
             continue
+        # About 40,000 single-steps a second, and the emulator's runs.
         run_diff(totals, argv, "whole run of %s" % " ".join(argv),
-                 600 if quick else 3600, stdin_text=text,
-                 max_insns=0 if quick else 40000000,
+                 600 if quick else
+                 (6 * 3600 if not max_insns else
+                  max(3600, max_insns // 10000)), stdin_text=text,
+                 max_insns=0 if quick else max_insns,
                  configs="both" if quick else "none,both")
 
 
@@ -255,6 +265,10 @@ def main():
                     help="csmith programs (default 1 quick, 12 long)")
     ap.add_argument("--keep", action="store_true",
                     help="keep differing csmith programs in regress/")
+    ap.add_argument("--max-insns", type=int, default=40000000,
+                    help="single-steps a whole run may take (0: no limit)")
+    ap.add_argument("--programs", default="",
+                    help="only these whole runs (comma-separated names)")
     args = ap.parse_args()
     if not os.access(EXACT_DIFF, os.X_OK):
         print("fuzz: SKIP %s is not built" % EXACT_DIFF)
@@ -272,7 +286,8 @@ def main():
                 mode_csmith(totals, rng, count, args.quick, args.keep,
                             workdir)
             elif mode == "programs":
-                mode_programs(totals, args.quick)
+                mode_programs(totals, args.quick, args.max_insns,
+                              [p for p in args.programs.split(",") if p])
             elif mode == "threads":
                 mode_threads(totals, rng, args.quick)
             elif mode == "regress":

@@ -29,6 +29,8 @@
 #   GDBTS_FULL    1: whole suites, differential verdict, out-full/
 #   GDBTS_TIMEOUT expect timeout of one test step, seconds (default: 30)
 #   GDBTS_LIMIT   wall-clock limit of one runtest, seconds (default: 900)
+#   GDBTS_JOBS    runtests at a time (default: 1); above 1 the suites
+#                 are cut into parts of GDBTS_PART files (default: 6)
 set -u
 
 top_srcdir=${top_srcdir:?top_srcdir is not set}
@@ -59,6 +61,36 @@ skip() {
 	if [ "${CI:-}" = true ]; then exit 1; fi
 	exit 77
 }
+
+# One runtest in DIR with stub PATH on BOARD over TESTS (a suite's
+# --directory when empty); its time in $times.
+run_one() {
+	label=$1 path=$2 board=$3 suite=$4 dir=$5
+	shift 5
+	mkdir -p "$dir"
+	cp "$build/site.exp" "$dir/site.exp"
+	echo "set gdb_test_timeout $step_timeout" >>"$dir/site.exp"
+	t0=$(date +%s)
+	(cd "$dir" && timeout -k 10 "$limit" runtest \
+	    GDB="$GDB" GDBSERVER="$path" \
+	    --target_board="$board" --srcdir="$tsrc" \
+	    ${*:---directory=$suite} \
+	    >runtest.out 2>&1 </dev/null)
+	rc=$?
+	t1=$(date +%s)
+	[ $rc = 124 ] && rc="$rc (timed out after ${limit}s)"
+	line=$(printf '%-10s %-26s %-11s %5ss  runtest exit %s' \
+	    "$label" "$board" "$suite" $((t1 - t0)) "$rc")
+	say "$line"
+	echo "$line" >>"$times"
+}
+
+# The parallel runs' worker (step 3): one queue line, "LABEL PATH BOARD
+# SUITE DIR TESTS...", from xargs, with the settings exported.
+if [ "${GDBTS_RUN_ONE:-}" = 1 ]; then
+	run_one "$@"
+	exit 0
+fi
 
 command -v runtest >/dev/null 2>&1 || skip "runtest is missing (apt-get install dejagnu)"
 command -v "$GDB" >/dev/null 2>&1 || skip "$GDB is missing"
@@ -108,9 +140,19 @@ picks_for() {
 
 # 3. The runs: one runtest per stub, board and suite, each in its own
 # folder (runtest's outputs/ and gdb.sum land in the current directory).
+# With GDBTS_JOBS=N above 1, each suite's files are cut into parts of
+# GDBTS_PART files, and N runtests take the parts of every stub, board
+# and suite in turn (the stubs move to the next free port when two
+# listen at once, as runtest expects); each part runs in DIR/part-K and
+# its gdb.sum files are joined into DIR/gdb.sum.
 out=$work/out${full:+-full}
 times=$out/times.txt
+jobs=${GDBTS_JOBS:-1}
+part_size=${GDBTS_PART:-6}
+
 rm -rf "$out" && mkdir -p "$out"
+queue=$out/queue
+: >"$queue"
 start_all=$(date +%s)
 for stub in $stubs; do
 	case $stub in
@@ -134,25 +176,41 @@ for stub in $stubs; do
 				fi ;;
 			esac
 			dir=$out/$stub/$board/$suite
-			mkdir -p "$dir"
-			cp "$build/site.exp" "$dir/site.exp"
-			echo "set gdb_test_timeout $step_timeout" >>"$dir/site.exp"
-			t0=$(date +%s)
-			(cd "$dir" && timeout -k 10 "$limit" runtest \
-			    GDB="$GDB" GDBSERVER="$path" \
-			    --target_board="$board" --srcdir="$tsrc" \
-			    ${tests:---directory=$suite} \
-			    >runtest.out 2>&1 </dev/null)
-			rc=$?
-			t1=$(date +%s)
-			[ $rc = 124 ] && rc="$rc (timed out after ${limit}s)"
-			line=$(printf '%-10s %-26s %-11s %5ss  runtest exit %s' \
-			    "$stub" "$board" "$suite" $((t1 - t0)) "$rc")
-			say "$line"
-			echo "$line" >>"$times"
+			if [ "$jobs" -le 1 ]; then
+				run_one "$stub" "$path" "$board" "$suite" "$dir" $tests
+				continue
+			fi
+			[ -n "$tests" ] || tests=$(cd "$tsrc" && ls "$suite"/*.exp)
+			echo $tests | tr ' ' '\n' |
+			awk -v n="$part_size" -v pre="$stub $path $board $suite $dir/part-" '
+				{ k = int((NR - 1) / n)
+				  line[k] = line[k] " " $0 }
+				END { for (i = 0; i in line; i++)
+					printf "%s%03d%s\n", pre, i, line[i] }' >>"$queue"
 		done
 	done
 done
+if [ "$jobs" -gt 1 ]; then
+	say "$(wc -l <"$queue") parts, $jobs at a time"
+	export build tsrc GDB step_timeout limit times
+	# Each part with one stub, then with the next: both stubs meet the
+	# same load, and a run cut short leaves comparable halves.
+	awk '{ n = $5; sub(/.*part-/, "", n); print $3, $4, n, $0 }' "$queue" |
+		sort -s -k1,1 -k2,2 -k3,3n | cut -d' ' -f4- |
+		GDBTS_RUN_ONE=1 xargs -P "$jobs" -L 1 sh "$0"
+	# A joined gdb.sum is finished when every part's is.
+	for dir in $(sed 's/^[^ ]* [^ ]* [^ ]* [^ ]* \([^ ]*\)\/part-.*/\1/' \
+	    "$queue" | sort -u); do
+		cat "$dir"/part-*/gdb.sum 2>/dev/null |
+			grep -v '=== gdb Summary ===' >"$dir/gdb.sum"
+		unfinished=$(for part in "$dir"/part-*; do
+			grep -qs '=== gdb Summary ===' "$part/gdb.sum" ||
+				echo "$part"
+		done)
+		[ -z "$unfinished" ] &&
+			printf '\t\t=== gdb Summary ===\n' >>"$dir/gdb.sum"
+	done
+fi
 say "all runs: $(( $(date +%s) - start_all ))s"
 
 # 4. The verdict.  The full run is judged against gdbserver test by test
