@@ -13,12 +13,13 @@ check-gdb: ptstub$(EXEEXT)
 
 # `make check-gdb-full`: gdb.base, gdb.threads, gdb.python and gdb.server
 # whole, through both stubs on both boards, ptstub judged test by test
-# against gdbserver (hours: not for CI).  GDBTS_* variables apply.
+# against gdbserver (hours: not for CI; four runtests at a time, each
+# over a part of a suite).  GDBTS_* variables apply.
 check-gdb-full: ptstub$(EXEEXT) testsuite/programs/bin/debugregs_probe$(EXEEXT)
 	@top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
 	  GDB='$(GDB)' GDBSERVER='$(GDBSERVER)' PYTHON3='$(PYTHON3)' \
 	  PTSTUB='$(abs_top_builddir)/ptstub$(EXEEXT)' GDBTS_FULL=1 \
-	  GDBTS_LIMIT=$${GDBTS_LIMIT:-14400} \
+	  GDBTS_LIMIT=$${GDBTS_LIMIT:-3600} GDBTS_JOBS=$${GDBTS_JOBS:-4} \
 	  $(SHELL) $(srcdir)/testsuite/gdb/check-gdb.sh || \
 	  { rc=$$?; test $$rc = 77 || exit $$rc; }
 
