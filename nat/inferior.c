@@ -415,10 +415,9 @@ int nat_detach(struct nat_target *target, pid_t pid)
 		nat_thread_flush_regs(t);
 		/* A signal it stopped with that the client never saw is
 		   still the program's.  */
-		if (t->has_pending && WIFSTOPPED(t->pending_status) &&
+		if (t->has_pending && nat_status_signal_stop(t->pending_status) &&
 		    WSTOPSIG(t->pending_status) != SIGTRAP &&
-		    WSTOPSIG(t->pending_status) != SIGSTOP &&
-		    (t->pending_status >> 16) == 0)
+		    WSTOPSIG(t->pending_status) != SIGSTOP)
 			sig = WSTOPSIG(t->pending_status);
 		/* The signal it stopped with, which the client saw and did
 		   not resume it with, is the program's again (a SIGALRM the

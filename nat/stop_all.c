@@ -88,8 +88,8 @@ int nat_step_over_breakpoint(struct nat_target *target,
 			break;
 		}
 		/* A plain completed step is ours; anything else stays.  */
-		if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP &&
-		    !(status >> 16) && !proc->emu) {
+		if (nat_status_signal_stop(status) &&
+		    WSTOPSIG(status) == SIGTRAP && !proc->emu) {
 			thread->state = nat_thread_stopped;
 			thread->regs_valid = 0;
 			break;

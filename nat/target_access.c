@@ -1,6 +1,7 @@
 /* The accessors of nat/target.h: what the server reads of processes and
    threads, and what it sets of the target, without their fields.  */
 #include "nat/target.h"
+#include "nat/wait_status.h"
 
 #include <string.h>
 #include <sys/wait.h>
@@ -84,9 +85,8 @@ int nat_thread_stop_reported(const struct nat_thread *thread)
 
 int nat_thread_take_signal_stop(struct nat_thread *thread)
 {
-	/* Bits above 16 mark a ptrace event stop, not a signal's.  */
-	if (!thread->has_pending || !WIFSTOPPED(thread->pending_status) ||
-	    (thread->pending_status >> 16))
+	if (!thread->has_pending ||
+	    !nat_status_signal_stop(thread->pending_status))
 		return 0;
 	thread->has_pending = 0;
 	thread->last_sig = WSTOPSIG(thread->pending_status);

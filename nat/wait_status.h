@@ -6,6 +6,15 @@
 
 #include "nat/target.h"
 
+#include <sys/wait.h>
+
+/* Whether STATUS is a stop for a signal: stopped, and no ptrace event
+   in the bits above 16.  */
+static inline int nat_status_signal_stop(int status)
+{
+	return WIFSTOPPED(status) && !(status >> 16);
+}
+
 /* waitpid(PID, STATUS, __WALL | FLAGS), retried on EINTR; returns the
    pid, 0 for nothing (WNOHANG), -pse_noproc when there is no child.  */
 pid_t nat_waitpid(pid_t pid, int *status, int flags);
