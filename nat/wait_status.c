@@ -182,8 +182,6 @@ static int nat_handle_clone(struct nat_target *target,
 	child = nat_add_thread(thread->proc, (pid_t) msg);
 	if (child && thread->proc->emu)
 		emu_on_clone(thread->proc->emu, child->tid);
-	if (child && ws != -1 && target->on_new_thread)
-		target->on_new_thread(target->on_new_thread_ctx, child);
 	if (child && ws != -1) {
 		child->dr_stale = 1;
 		child->resumed = thread->resumed;
