@@ -81,7 +81,9 @@ static long nat_ptrace_options(const struct nat_target *target, int started)
 }
 
 /* Quote ARG for the shell the way gdbserver's startup-with-shell does:
-   a backslash before each character the shell would interpret.  */
+   a backslash before each character the shell would interpret, and a
+   newline inside single quotes (after a backslash it would vanish, a
+   line continuation).  */
 static int nat_shell_quote(struct ps_buf *cmd, const char *arg)
 {
 	static const char special[] = " \t\n'\"\\$`()<>|;&*?[]#~=%!{}^";
@@ -90,6 +92,10 @@ static int nat_shell_quote(struct ps_buf *cmd, const char *arg)
 	if (!*arg)
 		return ps_buf_puts(cmd, "''");
 	for (; *arg && !err; arg++) {
+		if (*arg == '\n') {
+			err = ps_buf_puts(cmd, "'\n'");
+			continue;
+		}
 		if (strchr(special, *arg))
 			err = ps_buf_putc(cmd, '\\');
 		if (!err)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 
 TestSuite(inferior, .init = nat_fixture_setup, .fini = nat_fixture_teardown);
@@ -90,6 +91,42 @@ static void expect_exe(pid_t pid, const char *want)
 	cr_assert_gt(n, 0);
 	exe[n] = '\0';
 	cr_assert_str_eq(exe, want);
+}
+
+/* Through the shell, arguments reach the program as given: blanks,
+   quotes, the shell's specials, an empty one and a newline (which a
+   backslash would turn into a line continuation: it vanished with the
+   argument around it, gdb.base/args.exp).  */
+Test(inferior, shell_passes_arguments_verbatim)
+{
+	static const char *const args[] = {
+		"a b", "'", "\"$HOME\"", "\n", "", "x\ny", "*;&|", NULL,
+	};
+	char *argv[16] = { prog };
+	char path[64], buf[4096];
+	size_t n, at;
+	int status, k = 1;
+	pid_t pid = 0;
+	FILE *f;
+
+	for (int i = 0; args[i]; i++)
+		argv[k++] = (char *) args[i];
+	argv[k] = NULL;
+	target.start.startup_with_shell = 1;
+	target.start.shell = "/bin/sh";
+	cr_assert_eq(nat_create_inferior(&target, argv, &pid, &status), 0);
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int) pid);
+	f = fopen(path, "r");
+	cr_assert_not_null(f);
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	at = strlen(buf) + 1;           /* past the program's name */
+	for (int i = 0; args[i]; i++) {
+		cr_assert_lt(at, n, "argument %d missing", i);
+		cr_expect_str_eq(buf + at, args[i], "argument %d", i);
+		at += strlen(buf + at) + 1;
+	}
+	cr_expect_eq(at, n, "more arguments than given");
 }
 
 /* Whether NAME=VALUE is in the environment PID's image started with.  */
