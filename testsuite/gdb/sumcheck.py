@@ -161,6 +161,20 @@ WHY_RE = re.compile(r" \((timeout|eof|the program exited|the program is no "
                     r"error|unexpected output)\)$")
 
 
+# The bug report a KFAIL or KPASS names, after the test's name.
+PRMS_RE = re.compile(r" \(PRMS:? [^)]*\)$")
+
+
+def as_compared(status, name):
+    """A result as the differential compares it: the test's name without
+    why it failed, and a KPASS as the pass it is.  A test that expects a
+    known failure with any stub but gdbserver (target_is_gdbserver reads
+    `monitor help`) reports ptstub's pass as KPASS where gdbserver's is a
+    PASS, and the name then carries the bug's number."""
+    name = PRMS_RE.sub("", WHY_RE.sub("", name))
+    return ("PASS" if status == "KPASS" else status), name
+
+
 def exp_of(name):
     """The .exp file a test name starts with ("gdb.base/x.exp")."""
     return name.split(": ", 1)[0]
@@ -195,10 +209,10 @@ def differential(args, runs, base_runs):
                              "(timed out during %s)"
                              % (board, key[1], who, r.last_exp or "start-up"))
         mine, theirs = {}, {}
-        for status, name in run.results:
-            mine.setdefault(WHY_RE.sub("", name), set()).add(status)
-        for status, name in base.results:
-            theirs.setdefault(WHY_RE.sub("", name), set()).add(status)
+        for results, into in ((run.results, mine), (base.results, theirs)):
+            for status, name in results:
+                status, name = as_compared(status, name)
+                into.setdefault(name, set()).add(status)
         for name in sorted(set(mine) | set(theirs)):
             m, t = mine.get(name, set()), theirs.get(name, set())
             if hw(name):
