@@ -107,16 +107,22 @@ Test(emu_rec, bts_blocks)
 	emu_thread_trace_fini(&th);
 }
 
+/* TH traced in FORMAT into SIZE bytes, on from 0x1000.  */
+static void trace_on(struct emu_thread *th, uint8_t format, size_t size)
+{
+	memset(th, 0, sizeof(*th));
+	cr_assert_eq(emu_thread_trace_init(th, format, size, 0), 0);
+	th->traced = true;
+	emu_rec_resume(th, 0x1000);
+}
+
 Test(emu_rec, gap_then_resume)
 {
 	struct emu_thread th;
 	enum pt_packet_type t[16];
 	int n;
 
-	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
-	th.traced = true;
-	emu_rec_resume(&th, 0x1000);
+	trace_on(&th, trace_format_pt, 4096);
 	emu_rec_gap(&th, 0x4000);
 	cr_expect(th.on);
 	cr_expect_eq(th.gaps, 1);
@@ -164,10 +170,7 @@ Test(emu_rec, restarted_syscall_resumes_after_it)
 	enum pt_packet_type t[16];
 	int n;
 
-	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
-	th.traced = true;
-	emu_rec_resume(&th, 0x1000);
+	trace_on(&th, trace_format_pt, 4096);
 	emu_rec_far_kernel(&th, 0x1200, 0);          /* stopped inside */
 	cr_expect(!th.on);
 	cr_expect_eq(th.in_syscall, 0x1200);
@@ -196,11 +199,7 @@ Test(emu_rec, restarted_syscall_bts)
 	struct emu_thread th;
 	struct trace_blocks blocks;
 
-	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_bts, 24 * 16, 0),
-		     0);
-	th.traced = true;
-	emu_rec_resume(&th, 0x1000);
+	trace_on(&th, trace_format_bts, 24 * 16);
 	emu_rec_far_kernel(&th, 0x1010, 0);
 	emu_rec_far_kernel(&th, 0x1010, 0x1012);
 	emu_rec_interrupt(&th, 0x1020, 0x101c);

@@ -420,6 +420,25 @@ static uint64_t stop_in_read(pid_t pid, pid_t worker, int *status)
 	return regs.rip - 2;
 }
 
+/* two_readers stopped at run, its worker stopped in read(2) (its stop
+   status in *STATUS), and an engine for it; returns the read's
+   syscall address.  */
+static uint64_t start_two_readers(struct drv_proc *proc, char *prog,
+				  size_t size, struct emu **emu,
+				  pid_t *worker, int *status)
+{
+	uint64_t syscall_ip;
+
+	snprintf(prog, size, "%s/two_readers", EMU_PROGDIR);
+	cr_assert_eq(drv_start(proc, prog, NULL, "run"), 0);
+	*worker = other_thread(proc->pid);
+	cr_assert_gt(*worker, 0);
+	syscall_ip = stop_in_read(proc->pid, *worker, status);
+	cr_assert_eq(emu_alloc(emu, proc->pid, &proc->sites, &proc->mem,
+			       NULL), 0);
+	return syscall_ip;
+}
+
 /* Write the byte two_readers' worker reads, through /proc.  */
 static void feed_worker(struct drv_proc *proc, const char *prog)
 {
@@ -493,14 +512,8 @@ Test(stop, step_onto_a_trap_put_back_by_another_thread)
 	int status, i;
 	pid_t worker;
 
-	snprintf(prog, sizeof(prog), "%s/two_readers", EMU_PROGDIR);
-	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
-	worker = other_thread(proc.pid);
-	cr_assert_gt(worker, 0);
-	syscall_ip = stop_in_read(proc.pid, worker, &status);
-
-	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
-		     0);
+	syscall_ip = start_two_readers(&proc, prog, sizeof(prog), &emu,
+				       &worker, &status);
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1 << 16), 0);
 	cr_assert_eq(emu_enable(emu, worker, trace_format_pt, 1 << 16), 0);
 	cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &how), 0);
@@ -568,13 +581,8 @@ Test(stop, syscall_restarted_after_a_stop_inside_it)
 	int status, pgd = 0, pge_at_syscall = 0, pge_after = 0;
 	pid_t worker;
 
-	snprintf(prog, sizeof(prog), "%s/two_readers", EMU_PROGDIR);
-	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
-	worker = other_thread(proc.pid);
-	cr_assert_gt(worker, 0);
-	syscall_ip = stop_in_read(proc.pid, worker, &status);
-	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
-		     0);
+	syscall_ip = start_two_readers(&proc, prog, sizeof(prog), &emu,
+				       &worker, &status);
 	cr_assert_eq(emu_enable(emu, worker, trace_format_pt, 1 << 16), 0);
 	cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &how), 0);
 
