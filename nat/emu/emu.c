@@ -208,6 +208,7 @@ int emu_enable(struct emu *emu, pid_t tid, enum trace_format format,
 		return err;
 	th->traced = true;
 	th->on = false;
+	th->in_syscall = 0;
 	emu->ntraced++;
 	return 0;
 }
@@ -336,6 +337,7 @@ int emu_on_exec(struct emu *emu)
 			emu_rec_far_kernel(th, th->step_insn.ip, 0);
 		th->mode = emu_mode_stopped;
 		th->on = false;
+		th->in_syscall = 0;
 	}
 	return 0;
 }
@@ -621,11 +623,15 @@ int emu_prepare(struct emu *emu, pid_t tid, int sig, bool step,
 		resume = emu_syscall_restart_ip(&regs);
 		if (resume) {
 			/* The kernel will move the IP back to the syscall:
-			   step it from there without touching RIP.  */
+			   step it from there without touching RIP.  If the
+			   trace closed in this syscall, it holds it already:
+			   a TIP.PGE at it would read as a gap after it (issue
+			   13); the step's return resumes the trace.  */
 			const struct int3_site *site =
 				int3_lookup(emu->sites, resume);
 
-			emu_rec_resume(th, resume);
+			if (th->in_syscall != resume)
+				emu_rec_resume(th, resume);
 			emu_decode_at(emu, resume, &insn);
 			th->mode = emu_mode_step;
 			th->step_insn = insn;

@@ -71,13 +71,18 @@ void emu_rec_far_kernel(struct emu_thread *th, uint64_t ip,
 			uint64_t resume)
 {
 	th->last_exec = ip;
-	if (!th->traced || !th->on)
+	if (!th->traced)
 		return;
-	if (th->format == trace_format_pt)
-		emu_pt_pgd(&th->pt);
-	else
-		emu_bts_close(&th->bts, ip);
-	th->on = false;
+	if (th->on) {
+		if (th->format == trace_format_pt)
+			emu_pt_pgd(&th->pt);
+		else
+			emu_bts_close(&th->bts, ip);
+		th->on = false;
+		th->in_syscall = ip;
+	} else if (th->in_syscall != ip) {
+		return;   /* off since before the syscall */
+	}
 	if (resume)
 		emu_rec_resume(th, resume);
 }
@@ -109,6 +114,7 @@ void emu_rec_resume(struct emu_thread *th, uint64_t ip)
 	if (!th->traced || th->on)
 		return;
 	th->on = true;
+	th->in_syscall = 0;
 	if (th->format == trace_format_bts) {
 		emu_bts_start(&th->bts, ip);
 		return;
@@ -134,6 +140,7 @@ void emu_rec_gap(struct emu_thread *th, uint64_t ip)
 			emu_bts_start(&th->bts, ip);
 	}
 	th->on = ip != 0;
+	th->in_syscall = 0;
 }
 
 void emu_rec_psb(struct emu_thread *th, uint64_t ip)

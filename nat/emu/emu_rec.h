@@ -19,7 +19,11 @@ void emu_rec_indirect(struct emu_thread *th, uint64_t ip, uint64_t target,
 		      uint64_t nlip, bool call);
 void emu_rec_edge(struct emu_thread *th, const struct emu_edge *edge);
 /* A far transfer at IP through the kernel, back in user space at
-   RESUME (0: not known yet; the thread stays off).  */
+   RESUME (0: not known yet; the thread stays off).  With the thread
+   off since the same syscall closed its trace (the stop came inside
+   it, the kernel restarted it), only the resume is recorded: the trace
+   holds the syscall once, as a single-step run does, and goes on where
+   it returns.  */
 void emu_rec_far_kernel(struct emu_thread *th, uint64_t ip,
 			uint64_t resume);
 /* A far transfer within user space.  */

@@ -1,6 +1,8 @@
 /* What the kernel will do with a thread when it is resumed: run a signal
    handler, or move the IP back to restart an interrupted syscall.  The
-   trace must resume (TIP.PGE) exactly there.  */
+   trace must resume (TIP.PGE) exactly there, unless it already holds
+   that syscall (it closed inside it): then it resumes where the syscall
+   returns (emu_rec_far_kernel).  */
 #ifndef NAT_EMU_EMU_SIGNAL_H
 #define NAT_EMU_EMU_SIGNAL_H
 

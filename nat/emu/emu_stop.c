@@ -184,7 +184,8 @@ static int emu_step_done(struct emu *emu, struct emu_thread *th,
 		return 0;
 	}
 
-	if (th->traced)
+	/* A restarted syscall the trace holds already is counted once.  */
+	if (th->traced && !(!th->on && th->in_syscall == ip))
 		th->insns++;
 	switch (insn->iclass) {
 	case emu_ic_cond:

@@ -57,6 +57,10 @@ struct emu_thread {
 	bool step_maps;       /* a syscall that may change the map */
 	bool exiting;         /* past its PTRACE_EVENT_EXIT stop */
 	uint64_t last_exec;   /* the last instruction known to have run */
+	/* The syscall whose TIP.PGD closed the trace, while it has not
+	   returned (0: none): a restart runs the same instruction again,
+	   and the trace goes on where it returns, not at it.  */
+	uint64_t in_syscall;
 
 	/* Someone else's trap (GDB's) the engine sent the thread onto.  A
 	   stop that comes before the thread ran it (a SIGSTOP is delivered

@@ -107,16 +107,22 @@ Test(emu_rec, bts_blocks)
 	emu_thread_trace_fini(&th);
 }
 
+/* TH traced in FORMAT into SIZE bytes, on from 0x1000.  */
+static void trace_on(struct emu_thread *th, uint8_t format, size_t size)
+{
+	memset(th, 0, sizeof(*th));
+	cr_assert_eq(emu_thread_trace_init(th, format, size, 0), 0);
+	th->traced = true;
+	emu_rec_resume(th, 0x1000);
+}
+
 Test(emu_rec, gap_then_resume)
 {
 	struct emu_thread th;
 	enum pt_packet_type t[16];
 	int n;
 
-	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
-	th.traced = true;
-	emu_rec_resume(&th, 0x1000);
+	trace_on(&th, trace_format_pt, 4096);
 	emu_rec_gap(&th, 0x4000);
 	cr_expect(th.on);
 	cr_expect_eq(th.gaps, 1);
@@ -150,5 +156,60 @@ Test(emu_rec, chain_counts_instructions)
 	cr_expect_eq(th.insns, 5 + 1 + 3);
 	cr_expect_eq(th.followed, 1);
 	cr_expect_eq(th.last_exec, 0x2004);
+	emu_thread_trace_fini(&th);
+}
+
+/* A syscall that closed the trace and is run again (a stop inside it,
+   the kernel restarting it) returns once: tracing resumes where it
+   returns, with no TIP.PGE at the syscall, which libipt would read as
+   a gap after it (issue 13).  A thread off since before the syscall
+   stays off.  */
+Test(emu_rec, restarted_syscall_resumes_after_it)
+{
+	struct emu_thread th;
+	enum pt_packet_type t[16];
+	int n;
+
+	trace_on(&th, trace_format_pt, 4096);
+	emu_rec_far_kernel(&th, 0x1200, 0);          /* stopped inside */
+	cr_expect(!th.on);
+	cr_expect_eq(th.in_syscall, 0x1200);
+	emu_rec_far_kernel(&th, 0x1200, 0);          /* again: nothing */
+	emu_rec_far_kernel(&th, 0x1200, 0x1202);     /* the restart returns */
+	cr_expect(th.on);
+	cr_expect_eq(th.in_syscall, 0);
+	n = packet_types(&th, t, 16);
+	enum pt_packet_type want[] = {
+		ppt_psb, ppt_mode, ppt_psbend, ppt_mode, ppt_tip_pge,
+		ppt_tip_pgd, ppt_mode, ppt_tip_pge,
+	};
+	cr_assert_eq(n, (int) (sizeof(want) / sizeof(want[0])));
+	for (int i = 0; i < n; i++)
+		cr_expect_eq(t[i], want[i], "packet %d", i);
+
+	emu_rec_interrupt(&th, 0x1300, 0x12fc);
+	emu_rec_far_kernel(&th, 0x1400, 0x1402);     /* off before it */
+	cr_expect(!th.on);
+	cr_expect_eq(packet_types(&th, t, 16), n + 2);
+	emu_thread_trace_fini(&th);
+}
+
+Test(emu_rec, restarted_syscall_bts)
+{
+	struct emu_thread th;
+	struct trace_blocks blocks;
+
+	trace_on(&th, trace_format_bts, 24 * 16);
+	emu_rec_far_kernel(&th, 0x1010, 0);
+	emu_rec_far_kernel(&th, 0x1010, 0x1012);
+	emu_rec_interrupt(&th, 0x1020, 0x101c);
+	trace_blocks_init(&blocks);
+	cr_assert_eq(emu_bts_read(&th.bts, emu_bts_read_all, false, &blocks), 0);
+	cr_assert_eq(blocks.len, 2);
+	cr_expect_eq(blocks.block[0].begin, 0x1000);
+	cr_expect_eq(blocks.block[0].end, 0x1010);
+	cr_expect_eq(blocks.block[1].begin, 0x1012);
+	cr_expect_eq(blocks.block[1].end, 0x101c);
+	trace_blocks_fini(&blocks);
 	emu_thread_trace_fini(&th);
 }

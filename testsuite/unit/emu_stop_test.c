@@ -405,6 +405,93 @@ static pid_t other_thread(pid_t pid)
 	return tid;
 }
 
+/* SIGSTOP WORKER, blocked in read(2): its stop status in *STATUS;
+   returns the syscall's address.  */
+static uint64_t stop_in_read(pid_t pid, pid_t worker, int *status)
+{
+	struct user_regs_struct regs;
+
+	syscall(SYS_tgkill, pid, worker, SIGSTOP);
+	cr_assert_eq(waitpid(worker, status, __WALL), worker);
+	cr_assert(WIFSTOPPED(*status) && WSTOPSIG(*status) == SIGSTOP, "status %#x", *status);
+	ptrace(PTRACE_GETREGS, worker, 0, &regs);
+	cr_assert_eq((long) regs.orig_rax, 0, "the worker is in read(2)");
+	cr_assert_eq((long) regs.rax, -512, "interrupted: -ERESTARTSYS");
+	return regs.rip - 2;
+}
+
+/* two_readers stopped at run, its worker stopped in read(2) (its stop
+   status in *STATUS), and an engine for it; returns the read's
+   syscall address.  */
+static uint64_t start_two_readers(struct drv_proc *proc, char *prog,
+				  size_t size, struct emu **emu,
+				  pid_t *worker, int *status)
+{
+	uint64_t syscall_ip;
+
+	snprintf(prog, size, "%s/two_readers", EMU_PROGDIR);
+	cr_assert_eq(drv_start(proc, prog, NULL, "run"), 0);
+	*worker = other_thread(proc->pid);
+	cr_assert_gt(*worker, 0);
+	syscall_ip = stop_in_read(proc->pid, *worker, status);
+	cr_assert_eq(emu_alloc(emu, proc->pid, &proc->sites, &proc->mem,
+			       NULL), 0);
+	return syscall_ip;
+}
+
+/* Write the byte two_readers' worker reads, through /proc.  */
+static void feed_worker(struct drv_proc *proc, const char *prog)
+{
+	char path[64];
+	int fds[2], fd;
+
+	cr_assert_eq(nat_mem_read(&proc->mem, drv_symbol(proc->pid, prog,
+							 "worker_pipe"),
+				  fds, sizeof(fds)), sizeof(fds));
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int) proc->pid,
+		 fds[1]);
+	fd = open(path, O_WRONLY);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, "w", 1), 1);
+	close(fd);
+}
+
+/* Every thread runs on through the engine to the program's end, which
+   must be a clean exit (it checks what it read).  */
+static void run_to_end(struct emu *emu, struct drv_proc *proc)
+{
+	enum emu_verdict verdict;
+	enum emu_resume how;
+	int status, sig;
+
+	for (;;) {
+		pid_t tid = waitpid(-1, &status, __WALL);
+
+		cr_assert_gt(tid, 0);
+		cr_assert_eq(emu_on_stop(emu, tid, status, &verdict, &how), 0);
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			if (tid == proc->pid)
+				break;
+			continue;
+		}
+		sig = 0;
+		if (verdict == emu_report) {
+			sig = status >> 16 ? 0 : WSTOPSIG(status);
+			if (sig == SIGSTOP)
+				sig = 0;
+			cr_expect_eq(sig, 0, "thread %d got signal %d", tid,
+				     sig);
+			cr_assert_eq(emu_prepare(emu, tid, sig, false, &how),
+				     0);
+		}
+		resume(tid, how, sig);
+	}
+	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+		  "the program ended with %#x", status);
+	emu_free(emu);
+	drv_finish(proc);
+}
+
 /* Two threads step the same syscall under one planted site.  The
    worker, blocked in read(2) there, is resumed (its step restarts the
    syscall, the site taken out); main reaches the site and its step is
@@ -415,30 +502,18 @@ static pid_t other_thread(pid_t pid)
    (issue 13: SIGILL with 64 threads recorded).  */
 Test(stop, step_onto_a_trap_put_back_by_another_thread)
 {
-	char prog[512], path[64];
+	char prog[512];
 	struct drv_proc proc;
 	struct emu *emu;
 	enum emu_resume how, worker_how;
 	enum emu_verdict verdict;
 	struct user_regs_struct regs;
 	uint64_t syscall_ip;
-	int fds[2], status, fd, i, sig;
+	int status, i;
 	pid_t worker;
 
-	snprintf(prog, sizeof(prog), "%s/two_readers", EMU_PROGDIR);
-	cr_assert_eq(drv_start(&proc, prog, NULL, "run"), 0);
-	worker = other_thread(proc.pid);
-	cr_assert_gt(worker, 0);
-	syscall(SYS_tgkill, proc.pid, worker, SIGSTOP);
-	cr_assert_eq(waitpid(worker, &status, __WALL), worker);
-	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP);
-	ptrace(PTRACE_GETREGS, worker, 0, &regs);
-	cr_assert_eq((long) regs.orig_rax, 0, "the worker is in read(2)");
-	cr_assert_eq((long) regs.rax, -512, "interrupted: -ERESTARTSYS");
-	syscall_ip = regs.rip - 2;
-
-	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem, NULL),
-		     0);
+	syscall_ip = start_two_readers(&proc, prog, sizeof(prog), &emu,
+				       &worker, &status);
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1 << 16), 0);
 	cr_assert_eq(emu_enable(emu, worker, trace_format_pt, 1 << 16), 0);
 	cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &how), 0);
@@ -463,15 +538,7 @@ Test(stop, step_onto_a_trap_put_back_by_another_thread)
 	cr_assert_eq(emu_prepare(emu, worker, 0, false, &worker_how), 0);
 	cr_assert_eq(worker_how, emu_resume_step);
 	resume(worker, worker_how, 0);
-	cr_assert_eq(nat_mem_read(&proc.mem, drv_symbol(proc.pid, prog,
-							"worker_pipe"),
-				  fds, sizeof(fds)), sizeof(fds));
-	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int) proc.pid,
-		 fds[1]);
-	fd = open(path, O_WRONLY);
-	cr_assert_geq(fd, 0);
-	cr_assert_eq(write(fd, "w", 1), 1);
-	close(fd);
+	feed_worker(&proc, prog);
 	cr_assert_eq(waitpid(worker, &status, __WALL), worker);
 	cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &worker_how),
 		     0);
@@ -490,30 +557,89 @@ Test(stop, step_onto_a_trap_put_back_by_another_thread)
 	/* Both run on to the program's end, which checks both reads.  */
 	resume(worker, worker_how, 0);
 	resume(proc.pid, how, 0);
-	for (;;) {
-		pid_t tid = waitpid(-1, &status, __WALL);
+	run_to_end(emu, &proc);
+}
 
-		cr_assert_gt(tid, 0);
-		cr_assert_eq(emu_on_stop(emu, tid, status, &verdict, &how), 0);
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			if (tid == proc.pid)
-				break;
+/* A thread stopped inside a syscall its trace closed in (GDB's
+   all-stop SIGSTOP while the worker's step blocks in read) is resumed:
+   the kernel runs the syscall again.  The trace holds it once and goes
+   on where it returns; a TIP.PGE at the syscall, after a TIP.PGD that
+   libipt expects to resume after it, is the "Non-contiguous trace" GDB
+   showed in main's pthread_join (issue 13).  */
+Test(stop, syscall_restarted_after_a_stop_inside_it)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	struct pt_packet p;
+	struct ps_buf out;
+	char prog[512];
+	struct drv_proc proc;
+	struct emu *emu;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+	uint64_t syscall_ip, after;
+	int status, pgd = 0, pge_at_syscall = 0, pge_after = 0;
+	pid_t worker;
+
+	syscall_ip = start_two_readers(&proc, prog, sizeof(prog), &emu,
+				       &worker, &status);
+	cr_assert_eq(emu_enable(emu, worker, trace_format_pt, 1 << 16), 0);
+	cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &how), 0);
+
+	/* Traced from the restarted read on; it blocks, and is stopped
+	   inside it.  */
+	cr_assert_eq(emu_prepare(emu, worker, 0, false, &how), 0);
+	cr_assert_eq(how, emu_resume_step);
+	resume(worker, how, 0);
+	verdict = emu_report;
+	usleep(50000);
+	syscall(SYS_tgkill, proc.pid, worker, SIGSTOP);
+	do {
+		/* The step's SIGTRAP comes first, at the syscall's exit.  */
+		if (verdict == emu_consumed)
+			resume(worker, how, 0);
+		cr_assert_eq(waitpid(worker, &status, __WALL), worker);
+		cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &how),
+			     0);
+	} while (verdict == emu_consumed);
+	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGSTOP,
+		  "status %#x", status);
+
+	/* Resumed: the read runs again, and returns.  */
+	cr_assert_eq(emu_prepare(emu, worker, 0, false, &how), 0);
+	cr_assert_eq(how, emu_resume_step);
+	resume(worker, how, 0);
+	feed_worker(&proc, prog);
+	cr_assert_eq(waitpid(worker, &status, __WALL), worker);
+	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
+	cr_assert_eq(emu_on_stop(emu, worker, status, &verdict, &how), 0);
+	cr_assert_eq(verdict, emu_consumed);
+
+	ps_buf_init(&out);
+	cr_assert_eq(emu_read_pt(emu, worker, false, &out), 0);
+	pt_config_init(&config);
+	config.begin = (uint8_t *) out.data;
+	config.end = (uint8_t *) out.data + out.len;
+	dec = pt_pkt_alloc_decoder(&config);
+	cr_assert_geq(pt_pkt_sync_forward(dec), 0);
+	after = syscall_ip + 2;
+	while (pt_pkt_next(dec, &p, sizeof(p)) >= 0) {
+		if (p.type == ppt_tip_pgd)
+			pgd++;
+		if (!pgd || p.type != ppt_tip_pge)
 			continue;
-		}
-		sig = 0;
-		if (verdict == emu_report) {
-			sig = status >> 16 ? 0 : WSTOPSIG(status);
-			if (sig == SIGSTOP)
-				sig = 0;
-			cr_expect_eq(sig, 0, "thread %d got signal %d", tid,
-				     sig);
-			cr_assert_eq(emu_prepare(emu, tid, sig, false, &how),
-				     0);
-		}
-		resume(tid, how, sig);
+		if (p.payload.ip.ip == (syscall_ip & ipc_mask(p.payload.ip.ipc)))
+			pge_at_syscall++;
+		if (p.payload.ip.ip == (after & ipc_mask(p.payload.ip.ipc)))
+			pge_after++;
 	}
-	cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		  "the program ended with %#x", status);
-	emu_free(emu);
-	drv_finish(&proc);
+	pt_pkt_free_decoder(dec);
+	ps_buf_fini(&out);
+	cr_expect_eq(pgd, 1, "one TIP.PGD, in the read");
+	cr_expect_eq(pge_at_syscall, 0, "no TIP.PGE at the read's syscall");
+	cr_expect_eq(pge_after, 1, "TIP.PGE where the read returns");
+
+	resume(worker, how, 0);
+	resume(proc.pid, emu_resume_cont, 0);
+	run_to_end(emu, &proc);
 }
