@@ -12,22 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The block the log goes on in after BLK: way TAKEN of a conditional,
-   else TARGET (found once per block and target, not per entry).  */
-static struct cc_block *cc_drain_next(struct cc *cc, struct cc_block *blk,
+/* The block the log goes on in after BLK, found the slow way (then
+   kept in BLK: once per block and way or target, not per entry).  */
+static struct cc_block *cc_drain_find(struct cc *cc, struct cc_block *blk,
 				      bool taken, uint64_t target)
 {
 	struct cc_block *to;
 
 	if (blk->end == cc_end_cond) {
-		if (!blk->next[taken]) {
-			to = cc_blocks_find(&cc->bs, blk->ways[taken].target);
-			blk->next[taken] = to && to->size ? to : NULL;
-		}
+		to = cc_blocks_find(&cc->bs, blk->ways[taken].target);
+		blk->next[taken] = to && to->size ? to : NULL;
 		return blk->next[taken];
 	}
-	if (blk->last_next && blk->last_target == target)
-		return blk->last_next;
 	to = cc_blocks_find(&cc->bs, target);
 	if (!to || !to->size)
 		return NULL;
@@ -36,11 +32,12 @@ static struct cc_block *cc_drain_next(struct cc *cc, struct cc_block *blk,
 	return to;
 }
 
-/* One block's record up to its last branch, for a thread recording PT
-   (the primitives of emu_pt.h straight: the checks of emu_rec_* hold
-   for the whole log).  */
-static void cc_drain_pt_block(struct emu_thread *th,
-			      const struct cc_block *blk)
+/* One entry's record for a thread recording PT: the primitives of
+   emu_pt.h straight (the checks of emu_rec_* hold for the whole log),
+   inline.  */
+static inline void cc_drain_pt(struct emu_thread *th,
+			       const struct cc_block *blk, bool taken,
+			       uint64_t target)
 {
 	struct emu_pt *pt = &th->pt;
 
@@ -49,68 +46,82 @@ static void cc_drain_pt_block(struct emu_thread *th,
 	for (uint16_t e = 0; e < blk->nedges; e++)
 		if (blk->edges[e].call)
 			emu_pt_call(pt, blk->edges[e].from + blk->edges[e].len);
+	if (blk->end == cc_end_cond) {
+		emu_pt_tnt(pt, taken);
+	} else if (blk->end == cc_end_ret) {
+		emu_pt_ret(pt, target);
+	} else {
+		emu_pt_tip(pt, target);
+		if (blk->ind_call)
+			emu_pt_call(pt, blk->jcc_target);
+	}
+}
+
+/* The same through the recorders of emu_rec.h (BTS, or PT off).  */
+static void cc_drain_rec(struct emu_thread *th, const struct cc_block *blk,
+			 bool taken, uint64_t target)
+{
+	emu_rec_psb(th, blk->start);
+	cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
+	if (blk->end == cc_end_cond)
+		emu_rec_cond(th, blk->jcc_ip, taken, blk->jcc_target);
+	else if (blk->end == cc_end_ret)
+		emu_rec_ret(th, blk->jcc_ip, target);
+	else
+		emu_rec_indirect(th, blk->jcc_ip, target, blk->jcc_target,
+				 blk->ind_call);
 }
 
 /* Turn N bytes of log into trace: each entry is the outcome of the
    conditional (one byte) or the target of the lookup (eight) that ends
    the block the thread was in.  False if the log does not fit the
-   blocks (never expected; the caller records a gap).  */
+   blocks (never expected; the caller records a gap).  The loop keeps
+   its state in locals, stored once at the end: it runs per entry.  */
 static bool cc_drain_log(struct cc *cc, struct emu_thread *th,
 			 const uint8_t *buf, size_t n)
 {
-	struct cc_block *blk = cc_blocks_find(&cc->bs, cc->th.cur_ip);
+	uint64_t cur = cc->th.cur_ip, insns = 0, branches = 0;
+	struct cc_block *blk = cc_blocks_find(&cc->bs, cur);
 	bool pt = th->format == trace_format_pt && th->traced && th->on;
-	uint64_t insns = 0, branches = 0;
+	const uint8_t *p = buf, *end = buf + n;
 	bool ok = true;
 
 	if (blk && !blk->size)
 		blk = NULL;
-	for (size_t i = 0; i < n;) {
+	while (p < end) {
+		struct cc_block *next;
 		uint64_t target = 0;
 		bool taken = false;
 
-		if (!blk || blk->end == cc_end_exit ||
-		    (blk->end != cc_end_cond && n - i < 8)) {
+		if (!blk || blk->end == cc_end_exit) {
 			ok = false;
 			break;
 		}
+		if (blk->end == cc_end_cond) {
+			taken = *p++ != 0;
+			cur = blk->ways[taken].target;
+			next = blk->next[taken];
+		} else {
+			if (end - p < 8) {
+				ok = false;
+				break;
+			}
+			memcpy(&target, p, 8);
+			p += 8;
+			cur = target;
+			next = blk->last_target == target ? blk->last_next
+				: NULL;
+		}
 		insns += blk->ncopied + blk->nedges;
 		branches++;
-		if (pt) {
-			cc_drain_pt_block(th, blk);
-		} else {
-			emu_rec_psb(th, blk->start);
-			cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
-		}
-		if (blk->end == cc_end_cond) {
-			taken = buf[i++] != 0;
-			if (pt)
-				emu_pt_tnt(&th->pt, taken);
-			else
-				emu_rec_cond(th, blk->jcc_ip, taken,
-					     blk->jcc_target);
-		} else {
-			memcpy(&target, buf + i, 8);
-			i += 8;
-			if (pt && blk->end == cc_end_ret) {
-				emu_pt_ret(&th->pt, target);
-			} else if (pt) {
-				emu_pt_tip(&th->pt, target);
-				if (blk->ind_call)
-					emu_pt_call(&th->pt, blk->jcc_target);
-			} else if (blk->end == cc_end_ret) {
-				emu_rec_ret(th, blk->jcc_ip, target);
-			} else {
-				emu_rec_indirect(th, blk->jcc_ip, target,
-						 blk->jcc_target,
-						 blk->ind_call);
-			}
-		}
+		if (pt)
+			cc_drain_pt(th, blk, taken, target);
+		else
+			cc_drain_rec(th, blk, taken, target);
 		th->last_exec = blk->jcc_ip;
-		cc->th.cur_ip = blk->end == cc_end_cond ?
-			blk->ways[taken].target : target;
-		blk = cc_drain_next(cc, blk, taken, target);
+		blk = next ? next : cc_drain_find(cc, blk, taken, target);
 	}
+	cc->th.cur_ip = cur;
 	cc->st.insns += insns;
 	cc->st.branches += branches;
 	return ok;

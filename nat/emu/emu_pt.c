@@ -4,8 +4,12 @@
 
 #include <string.h>
 
-/* TNT-8 holds up to six bits.  */
-enum { emu_tnt_max = 6 };
+/* The opcodes of the packets written without libipt's encoder (its
+   pt_opcodes.h is not installed): IP packets and TNT-8.  */
+enum {
+	emu_opc_tip = 0x0d, emu_opc_fup = 0x1d, emu_opc_tip_pge = 0x11,
+	emu_opc_tip_pgd = 0x01, emu_opm_ipc_shr = 5, emu_opm_tnt_8_shr = 1,
+};
 
 int emu_pt_init(struct emu_pt *pt, struct emu_ring *ring,
 		uint32_t psb_period)
@@ -63,49 +67,62 @@ static enum pt_ip_compression emu_pt_ipc_full(uint64_t ip)
 		pt_ipc_sext_48 : pt_ipc_full;
 }
 
+/* Bytes of IP an IP packet carries, by compression (libipt's sizes).  */
+static size_t emu_pt_ip_bytes(enum pt_ip_compression ipc)
+{
+	switch (ipc) {
+	case pt_ipc_update_16: return 2;
+	case pt_ipc_update_32: return 4;
+	case pt_ipc_update_48:
+	case pt_ipc_sext_48: return 6;
+	case pt_ipc_full: return 8;
+	default: return 0;
+	}
+}
+
+/* IP packets are the drain's most frequent after TNT: written here
+   byte for byte as libipt's encoder writes them (opcode with the
+   compression in bits 7:5, then the IP's low bytes), without it.  */
 static int emu_pt_put_ip(struct emu_pt *pt, enum pt_packet_type type,
 			 uint64_t ip, bool suppressed)
 {
-	struct pt_packet packet;
+	enum pt_ip_compression ipc = pt_ipc_suppressed;
+	uint8_t packet[9];
+	size_t n;
 
-	memset(&packet, 0, sizeof(packet));
-	packet.type = type;
-	if (suppressed) {
-		packet.payload.ip.ipc = pt_ipc_suppressed;
-	} else {
-		enum pt_ip_compression ipc = pt->ip_full ?
-			emu_pt_ipc_full(ip) : emu_pt_ipc(pt->last_ip, ip);
-
-		packet.payload.ip.ipc = ipc;
-		switch (ipc) {
-		case pt_ipc_update_16: packet.payload.ip.ip = ip & 0xffff; break;
-		case pt_ipc_update_32: packet.payload.ip.ip = ip & 0xffffffff; break;
-		case pt_ipc_sext_48:
-		case pt_ipc_update_48:
-			packet.payload.ip.ip = ip & 0xffffffffffffull; break;
-		default: packet.payload.ip.ip = ip; break;
-		}
+	if (!suppressed) {
+		ipc = pt->ip_full ? emu_pt_ipc_full(ip)
+			: emu_pt_ipc(pt->last_ip, ip);
 		pt->last_ip = ip;
 		pt->ip_full = false;
 	}
-	return emu_pt_put(pt, &packet);
+	switch (type) {
+	case ppt_tip: packet[0] = emu_opc_tip; break;
+	case ppt_fup: packet[0] = emu_opc_fup; break;
+	case ppt_tip_pge: packet[0] = emu_opc_tip_pge; break;
+	case ppt_tip_pgd: packet[0] = emu_opc_tip_pgd; break;
+	default: return -pse_internal;
+	}
+	packet[0] |= (uint8_t) (ipc << emu_opm_ipc_shr);
+	n = emu_pt_ip_bytes(ipc);
+	for (size_t i = 0; i < n; i++)
+		packet[1 + i] = (uint8_t) (ip >> (8 * i));
+	emu_ring_write(pt->ring, packet, 1 + n);
+	return 0;
 }
 
+/* TNT-8 as libipt's encoder writes it: the bits above bit 0, oldest
+   highest, under a stop bit; written here, once per six conditionals. */
 int emu_pt_flush(struct emu_pt *pt)
 {
-	struct pt_packet packet;
-	int err;
-
 	if (!pt->tnt_count)
 		return 0;
-	memset(&packet, 0, sizeof(packet));
-	packet.type = ppt_tnt_8;
-	packet.payload.tnt.bit_size = pt->tnt_count;
-	packet.payload.tnt.payload = pt->tnt_bits;
-	err = emu_pt_put(pt, &packet);
+	emu_ring_put(pt->ring, (uint8_t) ((pt->tnt_bits << emu_opm_tnt_8_shr) |
+					  (1u << (pt->tnt_count +
+						  emu_opm_tnt_8_shr))));
 	pt->tnt_bits = 0;
 	pt->tnt_count = 0;
-	return err;
+	return 0;
 }
 
 static int emu_pt_mode_exec(struct emu_pt *pt)
@@ -150,39 +167,11 @@ bool emu_pt_psb_due(const struct emu_pt *pt)
 	return pt->ring->head - pt->psb_at >= pt->psb_period;
 }
 
-int emu_pt_tnt(struct emu_pt *pt, bool taken)
-{
-	pt->tnt_bits = (pt->tnt_bits << 1) | (taken ? 1 : 0);
-	pt->tnt_count++;
-	return pt->tnt_count == emu_tnt_max ? emu_pt_flush(pt) : 0;
-}
-
 int emu_pt_tip(struct emu_pt *pt, uint64_t ip)
 {
 	int err = emu_pt_flush(pt);
 
 	return err < 0 ? err : emu_pt_put_ip(pt, ppt_tip, ip, false);
-}
-
-void emu_pt_call(struct emu_pt *pt, uint64_t nlip)
-{
-	pt->ret_top = (uint8_t) ((pt->ret_top + 1) % emu_retstack_size);
-	pt->retstack[pt->ret_top] = nlip;
-	if (pt->ret_count < emu_retstack_size)
-		pt->ret_count++;
-}
-
-int emu_pt_ret(struct emu_pt *pt, uint64_t ip)
-{
-	/* libipt pops only on a compressed return, so a mismatch leaves
-	   the stack as it is and sends the target.  */
-	if (pt->ret_count && pt->retstack[pt->ret_top] == ip) {
-		pt->ret_top = (uint8_t) ((pt->ret_top + emu_retstack_size - 1)
-					 % emu_retstack_size);
-		pt->ret_count--;
-		return emu_pt_tnt(pt, true);
-	}
-	return emu_pt_tip(pt, ip);
 }
 
 int emu_pt_fup(struct emu_pt *pt, uint64_t ip)

@@ -40,17 +40,48 @@ int emu_pt_psb(struct emu_pt *pt, bool enabled, uint64_t ip);
 /* Whether a periodic PSB+ is due.  */
 bool emu_pt_psb_due(const struct emu_pt *pt);
 
-/* A conditional branch's outcome (batched into TNT packets).  */
-int emu_pt_tnt(struct emu_pt *pt, bool taken);
+/* Emit pending TNT bits.  */
+int emu_pt_flush(struct emu_pt *pt);
 
 /* An indirect branch to IP.  */
 int emu_pt_tip(struct emu_pt *pt, uint64_t ip);
 
+/* TNT-8 holds up to six bits.  */
+enum { emu_tnt_max = 6 };
+
+/* The next three are inline: the code cache's drain makes one of them
+   per conditional, return and call it turns into trace.  */
+
+/* A conditional branch's outcome (batched into TNT packets).  */
+static inline int emu_pt_tnt(struct emu_pt *pt, bool taken)
+{
+	pt->tnt_bits = (pt->tnt_bits << 1) | (taken ? 1 : 0);
+	pt->tnt_count++;
+	return pt->tnt_count == emu_tnt_max ? emu_pt_flush(pt) : 0;
+}
+
 /* A near call whose return address is NLIP (no packet of its own).  */
-void emu_pt_call(struct emu_pt *pt, uint64_t nlip);
+static inline void emu_pt_call(struct emu_pt *pt, uint64_t nlip)
+{
+	pt->ret_top = (uint8_t) ((pt->ret_top + 1) % emu_retstack_size);
+	pt->retstack[pt->ret_top] = nlip;
+	if (pt->ret_count < emu_retstack_size)
+		pt->ret_count++;
+}
 
 /* A near return to IP: compressed when the decoder can pair it.  */
-int emu_pt_ret(struct emu_pt *pt, uint64_t ip);
+static inline int emu_pt_ret(struct emu_pt *pt, uint64_t ip)
+{
+	/* libipt pops only on a compressed return, so a mismatch leaves
+	   the stack as it is and sends the target.  */
+	if (pt->ret_count && pt->retstack[pt->ret_top] == ip) {
+		pt->ret_top = (uint8_t) ((pt->ret_top + emu_retstack_size - 1)
+					 % emu_retstack_size);
+		pt->ret_count--;
+		return emu_pt_tnt(pt, true);
+	}
+	return emu_pt_tip(pt, ip);
+}
 
 /* An asynchronous event at IP: FUP (the instruction at IP is not run). */
 int emu_pt_fup(struct emu_pt *pt, uint64_t ip);
@@ -65,9 +96,6 @@ int emu_pt_pge(struct emu_pt *pt, uint64_t ip);
    decoder forgets its last IP there, so the next IP packet is sent
    uncompressed, as hardware does.  */
 int emu_pt_ovf(struct emu_pt *pt);
-
-/* Emit pending TNT bits.  */
-int emu_pt_flush(struct emu_pt *pt);
 
 /* The compression hardware chooses for IP after LAST_IP.  */
 enum pt_ip_compression emu_pt_ipc(uint64_t last_ip, uint64_t ip);

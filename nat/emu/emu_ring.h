@@ -22,6 +22,13 @@ void emu_ring_fini(struct emu_ring *ring);
 
 void emu_ring_write(struct emu_ring *ring, const void *data, size_t len);
 
+/* One byte (a TNT packet): inline, as the drain writes one per six
+   conditionals.  */
+static inline void emu_ring_put(struct emu_ring *ring, uint8_t byte)
+{
+	ring->data[ring->head++ % ring->size] = byte;
+}
+
 /* How often the ring wrapped, and how many bytes it holds.  */
 uint64_t emu_ring_wraps(const struct emu_ring *ring);
 size_t emu_ring_fill(const struct emu_ring *ring);

@@ -239,3 +239,110 @@ Test(pt, ip_after_overflow_is_uncompressed)
 		     "compression resumes after the full IP");
 	stop(&f);
 }
+
+/* What libipt's encoder writes for PACKET, into BUF.  */
+static size_t libipt_bytes(const struct pt_packet *packet, uint8_t *buf,
+			   size_t size)
+{
+	struct pt_encoder *enc;
+	struct pt_config config;
+	int n;
+
+	pt_config_init(&config);
+	config.begin = buf;
+	config.end = buf + size;
+	enc = pt_alloc_encoder(&config);
+	cr_assert_not_null(enc);
+	n = pt_enc_next(enc, packet);
+	cr_assert_gt(n, 0);
+	pt_free_encoder(enc);
+	return (size_t) n;
+}
+
+/* The bytes written since HEAD0 are libipt's for PACKET.  */
+static void expect_libipt(struct fixture *f, uint64_t head0,
+			  const struct pt_packet *packet)
+{
+	uint8_t want[32];
+	size_t n = libipt_bytes(packet, want, sizeof(want));
+
+	cr_assert_eq(f->ring.head - head0, n, "packet type %d ipc %d: %zu "
+		     "bytes, libipt writes %zu", packet->type,
+		     packet->payload.ip.ipc, (size_t) (f->ring.head - head0),
+		     n);
+	cr_expect_eq(memcmp(f->ring.data + head0, want, n), 0,
+		     "packet type %d ipc %d differs", packet->type,
+		     packet->payload.ip.ipc);
+}
+
+/* TNT-8 and the IP packets are written without libipt's encoder: byte
+   for byte what it writes, in every compression.  */
+Test(pt, packets_are_libipt_bytes)
+{
+	static const uint64_t pairs[][2] = {
+		{ 0x401000, 0x401234 },
+		{ 0x401000, 0x7f0000 },
+		{ 0x401000, 0x7ffff7fc1000 },
+		{ 0xffff800000000000ull, 0xffff900000000000ull },
+		{ 0x1000000000000ull, 0x1001000001234ull },
+		{ 0, 0x8000000000000000ull },
+	};
+	static const enum pt_packet_type types[] = { ppt_tip, ppt_fup };
+	struct fixture f;
+
+	start(&f);
+	for (size_t p = 0; p < sizeof(pairs) / sizeof(pairs[0]); p++)
+		for (size_t t = 0; t < 2; t++) {
+			struct pt_packet packet = { .type = types[t] };
+			enum pt_ip_compression ipc =
+				emu_pt_ipc(pairs[p][0], pairs[p][1]);
+			uint64_t head0 = f.ring.head;
+
+			f.pt.last_ip = pairs[p][0];
+			if (types[t] == ppt_tip)
+				emu_pt_tip(&f.pt, pairs[p][1]);
+			else
+				emu_pt_fup(&f.pt, pairs[p][1]);
+			packet.payload.ip.ipc = ipc;
+			packet.payload.ip.ip = ipc == pt_ipc_full ? pairs[p][1]
+				: pairs[p][1] & (ipc == pt_ipc_update_16 ?
+						 0xffffull : ipc ==
+						 pt_ipc_update_32 ?
+						 0xffffffffull :
+						 0xffffffffffffull);
+			expect_libipt(&f, head0, &packet);
+		}
+	{
+		struct pt_packet packet = { .type = ppt_tip_pgd };
+		uint64_t head0 = f.ring.head;
+
+		packet.payload.ip.ipc = pt_ipc_suppressed;
+		emu_pt_pgd(&f.pt);
+		expect_libipt(&f, head0, &packet);
+	}
+	{
+		struct pt_packet packet = { .type = ppt_tip_pge };
+		uint64_t head0;
+
+		f.pt.last_ip = 0x401000;
+		emu_pt_pge(&f.pt, 0x401234);
+		/* MODE.Exec comes first (two bytes), then TIP.PGE.  */
+		head0 = f.ring.head - 3;
+		packet.payload.ip.ipc = pt_ipc_update_16;
+		packet.payload.ip.ip = 0x1234;
+		expect_libipt(&f, head0, &packet);
+	}
+	for (uint8_t count = 1; count <= 6; count++)
+		for (uint64_t bits = 0; bits < (1u << count); bits++) {
+			struct pt_packet packet = { .type = ppt_tnt_8 };
+			uint64_t head0 = f.ring.head;
+
+			for (uint8_t i = count; i-- > 0;)
+				emu_pt_tnt(&f.pt, (bits >> i) & 1);
+			emu_pt_flush(&f.pt);
+			packet.payload.tnt.bit_size = count;
+			packet.payload.tnt.payload = bits;
+			expect_libipt(&f, head0, &packet);
+		}
+	stop(&f);
+}
