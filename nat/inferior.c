@@ -8,6 +8,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +134,34 @@ static char **nat_wrapper_argv(const char *wrapper, char *const argv[])
 	return out;
 }
 
+/* chdir to DIR with a leading ~ or ~USER expanded, as gdbserver
+   expands GDB's `set cwd ~/...`.  */
+static int nat_chdir_expanded(const char *dir)
+{
+	char path[PATH_MAX], user[256];
+	const char *rest, *home = NULL;
+	size_t len;
+
+	if (dir[0] != '~')
+		return chdir(dir);
+	rest = dir + 1 + strcspn(dir + 1, "/");
+	len = (size_t) (rest - dir - 1);
+	if (!len) {
+		home = getenv("HOME");
+	} else if (len < sizeof(user)) {
+		struct passwd *pw;
+
+		memcpy(user, dir + 1, len);
+		user[len] = '\0';
+		pw = getpwnam(user);
+		home = pw ? pw->pw_dir : NULL;
+	}
+	if (!home || snprintf(path, sizeof(path), "%s%s", home, rest) >=
+		     (int) sizeof(path))
+		return chdir(dir);   /* fails, with the directory's errno */
+	return chdir(path);
+}
+
 static void nat_child_exec(const struct nat_start_opts *opts,
 			   char *const argv[], int errfd)
 {
@@ -160,7 +190,7 @@ static void nat_child_exec(const struct nat_start_opts *opts,
 		goto fail;
 	if (opts->disable_randomization)
 		personality(personality(0xffffffff) | ADDR_NO_RANDOMIZE);
-	if (opts->cwd && chdir(opts->cwd) < 0)
+	if (opts->cwd && nat_chdir_expanded(opts->cwd) < 0)
 		goto fail;
 
 	if (opts->startup_with_shell) {

@@ -4,6 +4,7 @@
 #include "server/server.h"
 #include "common/ps_error.h"
 #include "common/ps_hex.h"
+#include "nat/amd64_regs.h"
 #include "nat/auxv.h"
 #include "nat/procinfo.h"
 #include "nat/svr4.h"
@@ -16,6 +17,24 @@
 static long srv_svr4_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	return nat_read_memory(ctx, addr, buf, len);
+}
+
+/* THREAD's handle as gdbserver gives it from libthread_db: glibc's
+   pthread_t, the address of the thread's TCB, which is where FS points
+   (x86-64), in memory order.  None for a running thread or one with no
+   TCB yet.  */
+static void srv_thread_handle(struct nat_thread *thread, struct ps_buf *out)
+{
+	struct amd64_regs *regs;
+	uint64_t tcb;
+	char hex[2 * sizeof(tcb) + 1];
+
+	if (nat_thread_regs(thread, &regs) < 0 || !regs->gpr.fs_base)
+		return;
+	tcb = regs->gpr.fs_base;
+	ps_hex_encode(hex, &tcb, sizeof(tcb));
+	hex[2 * sizeof(tcb)] = '\0';
+	ps_buf_printf(out, " handle=\"%s\"", hex);
 }
 
 static int srv_threads_xml(struct srv *srv, struct ps_buf *out)
@@ -42,6 +61,7 @@ static int srv_threads_xml(struct srv *srv, struct ps_buf *out)
 				ps_buf_put_xml(out, name.data);
 				ps_buf_putc(out, '"');
 			}
+			srv_thread_handle(t, out);
 			ps_buf_puts(out, "/>\n");
 		}
 	ps_buf_puts(out, "</threads>\n");

@@ -40,10 +40,12 @@ done
 python3 -c '
 import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
-print(s.getsockname()[1], flush=True); time.sleep(20)' >"$tmp/port" &
+print(s.getsockname()[1], flush=True); time.sleep(60)' >"$tmp/port" &
 holder=$!
-for _ in 1 2 3 4 5 6 7 8 9 10; do [ -s "$tmp/port" ] && break; sleep 0.2; done
+# Up to 30 s: python's start-up alone took over 2 s on a loaded machine.
+for _ in $(seq 150); do [ -s "$tmp/port" ] && break; sleep 0.2; done
 port=$(cat "$tmp/port")
+[ -n "$port" ] || { echo "FAIL: the port holder did not start"; exit 1; }
 got=$(run "$PTSTUB" "127.0.0.1:$port")
 kill "$holder" 2>/dev/null
 case $got in

@@ -129,6 +129,24 @@ Test(inferior, shell_passes_arguments_verbatim)
 	cr_expect_eq(at, n, "more arguments than given");
 }
 
+/* `set cwd ~/x`: the program starts in $HOME/x (gdb.base/set-cwd.exp).  */
+Test(inferior, cwd_with_a_tilde_is_under_home)
+{
+	char path[64], cwd[4096], want[4096];
+	ssize_t n;
+	pid_t pid;
+
+	cr_assert_not_null(realpath("/tmp", want));
+	cr_assert_eq(setenv("HOME", "/", 1), 0);
+	target.start.cwd = "~/tmp";
+	pid = nat_fixture_start("exit", "0");
+	snprintf(path, sizeof(path), "/proc/%d/cwd", (int) pid);
+	n = readlink(path, cwd, sizeof(cwd) - 1);
+	cr_assert_gt(n, 0);
+	cwd[n] = '\0';
+	cr_expect_str_eq(cwd, want);
+}
+
 /* Whether NAME=VALUE is in the environment PID's image started with.  */
 static int has_env(pid_t pid, const char *entry)
 {

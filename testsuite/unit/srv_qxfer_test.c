@@ -226,6 +226,23 @@ Test(srv_qxfer, threads_lists_each_thread)
 	snprintf(want, sizeof(want), "<thread id=\"%s\"", thread);
 	cr_assert_not_null(strstr(doc, want), "%s", doc);
 	cr_assert_not_null(strstr(doc, "name=\"nat_prog\""), "%s", doc);
+	/* Each stopped thread's handle (its pthread_t, FS's base), a
+	   different one each.  */
+	{
+		const char *h = doc, *first = strstr(doc, " handle=\"");
+		int handles = 0;
+
+		cr_assert_not_null(first, "%s", doc);
+		while ((h = strstr(h, " handle=\""))) {
+			h += 9;
+			cr_assert_eq(strspn(h, "0123456789abcdef"), 16, "%s", doc);
+			cr_assert_eq(h[16], '"', "%s", doc);
+			cr_assert(h == first + 9 || strncmp(h, first + 9, 16),
+				  "two threads, one handle: %s", doc);
+			handles++;
+		}
+		cr_assert_geq(handles, 2, "%s", doc);
+	}
 	/* One element per thread qfThreadInfo lists.  */
 	{
 		const char *list = srv_fx_req("qfThreadInfo");
