@@ -109,7 +109,14 @@ static int nat_classify_trap(struct nat_target *target,
 	int slot;
 
 	memset(&si, 0, sizeof(si));
-	ptrace(PTRACE_GETSIGINFO, thread->tid, 0, &si);
+	if (ptrace(PTRACE_GETSIGINFO, thread->tid, 0, &si) < 0 &&
+	    errno == ESRCH) {
+		/* A SIGKILL took it between its stop and now: the stop is
+		   stale (reporting it failed on the registers and ended the
+		   session) and the wait reports the death next.  */
+		thread->state = nat_thread_running;
+		return nat_consumed;
+	}
 
 	slot = nat_debugregs_hit(&proc->dr, thread->tid);
 	if (slot >= 0) {
