@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -159,6 +160,34 @@ static uint8_t *bt_live_memory(struct bt_live *l, uint64_t address,
 	return bytes;
 }
 
+/* A mapping named for a file that cannot be opened by that name.  */
+static bool bt_live_no_file(const char *path)
+{
+	size_t n = strlen(path), d = sizeof(" (deleted)") - 1;
+
+	return strncmp(path, "/memfd:", 7) == 0 ||
+		(n > d && strcmp(path + n - d, " (deleted)") == 0);
+}
+
+/* A copy of the live memory at [LO, LO+SIZE), kept as pages NAME; a
+   range that cannot be read is left out.  */
+static int bt_live_copy(struct bt_live *l, uint64_t lo, uint64_t size,
+			uint32_t prot, const char *name, size_t *pcap,
+			struct bt_diag *diag)
+{
+	uint8_t *bytes = bt_live_memory(l, lo, size);
+
+	if (!bytes)
+		return 0;
+	if (BT_ARRAY_RESERVE(l->pages, *pcap, l->b.npages + 1)) {
+		free(bytes);
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	}
+	l->pages[l->b.npages++] = (struct bt_pages) { lo, size, prot, name,
+						      bytes };
+	return 0;
+}
+
 static int bt_live_maps(struct bt_live *l, struct bt_diag *diag)
 {
 	char path[64], *line, *save = NULL;
@@ -182,7 +211,18 @@ static int bt_live_maps(struct bt_live *l, struct bt_diag *diag)
 		prot = (perms[0] == 'r' ? PROT_READ : 0) |
 			(perms[1] == 'w' ? PROT_WRITE : 0) |
 			(perms[2] == 'x' ? PROT_EXEC : 0);
-		if (line[name] == '/') {
+		if (bt_live_no_file(line + name)) {
+			/* No file to open: a memfd, or a file removed since.
+			   Its code is copied, as the vDSO's; ptstub's own
+			   code cache never appears in a trace.  */
+			if (!(prot & PROT_EXEC) ||
+			    strncmp(line + name, "/memfd:ptstub ", 14) == 0)
+				continue;
+			errcode = bt_live_copy(l, lo, hi - lo, prot, "",
+					       &pcap, diag);
+			if (errcode < 0)
+				return errcode;
+		} else if (line[name] == '/') {
 			if (BT_ARRAY_RESERVE(l->maps, cap, l->b.nmappings + 1))
 				return bt_diag_set(diag, bte_nomem, 0, 0,
 						   "out of memory");
@@ -191,17 +231,10 @@ static int bt_live_maps(struct bt_live *l, struct bt_diag *diag)
 				0 };
 		} else if ((prot & PROT_EXEC) &&
 			   strcmp(line + name, "[vdso]") == 0) {
-			uint8_t *bytes = bt_live_memory(l, lo, hi - lo);
-
-			if (!bytes)
-				continue;
-			if (BT_ARRAY_RESERVE(l->pages, pcap, l->b.npages + 1)) {
-				free(bytes);
-				return bt_diag_set(diag, bte_nomem, 0, 0,
-						   "out of memory");
-			}
-			l->pages[l->b.npages++] = (struct bt_pages) {
-				lo, hi - lo, prot, "[vdso]", bytes };
+			errcode = bt_live_copy(l, lo, hi - lo, prot, "[vdso]",
+					       &pcap, diag);
+			if (errcode < 0)
+				return errcode;
 		}
 	}
 	l->b.mappings = l->maps;

@@ -81,8 +81,8 @@ static int nat_btrace_start_emu(struct nat_target *target,
 			.jcc_shortcut = true,
 			.on_map_change = target->on_map_change,
 			.map_ctx = target->on_new_thread_ctx,
-			.engine = target->btrace_engine == nat_btrace_engine_cache ?
-				emu_engine_cache : emu_engine_ptrace,
+			.engine = target->btrace_engine == nat_btrace_engine_ptrace ?
+				emu_engine_ptrace : emu_engine_cache,
 		};
 
 		err = emu_alloc(&proc->emu, proc->pid, &proc->int3s,

@@ -24,8 +24,8 @@ enum nat_btrace_policy {
 	nat_btrace_emulated,
 };
 
-/* Which emulation engine `--btrace-engine` picks (auto: the ptrace
-   engine until the code cache passes everywhere).  */
+/* Which emulation engine `--btrace-engine` picks (auto: the code cache,
+   which hands the ptrace engine what it cannot run).  */
 enum nat_btrace_engine {
 	nat_btrace_engine_auto,
 	nat_btrace_engine_ptrace,

@@ -263,7 +263,7 @@ static int srv_btrace_status(struct srv *srv)
 		      nat_target_btrace_engine(srv->target) == nat_btrace_engine_cache ?
 		      "code cache (falls back to ptrace)" :
 		      nat_target_btrace_engine(srv->target) == nat_btrace_engine_ptrace ?
-		      "ptrace" : "auto (ptrace)");
+		      "ptrace" : "auto (code cache, falls back to ptrace)");
 	err = srv_console(srv, out.data);
 	ps_buf_fini(&out);
 	return err;

@@ -15,11 +15,12 @@ prog=$build/testsuite/bench/bench_prog
 [ -x "$prog" ] || fail "$prog is not built"
 
 # session NAME SETTING: dense:N under `record btrace pt` from work to done
-# (a second or more recorded, so that several 200 ms lines are due on a
-# machine where a ptrace stop is cheap).
+# (a second or more recorded by the ptrace engine, so that several
+# 200 ms lines are due on a machine where a ptrace stop is cheap).
 session() {
 	PTSTUB_PROGRESS_MS=200,200 start_stub --once \
-		--btrace-source=emulated ":@PORT@" "$prog" dense:100000
+		--btrace-source=emulated --btrace-engine=ptrace \
+		":@PORT@" "$prog" dense:100000
 	{
 		echo "target remote 127.0.0.1:$port"
 		echo "break work"
