@@ -337,6 +337,24 @@ static json_t *bt_info_threads_json(const struct bt_bundle *b)
 	return threads;
 }
 
+/* The side-band's execs, in order: the program's start (no path: the
+   program the bundle names) and each exec after it.  */
+static json_t *bt_info_execs_json(const struct bt_bundle *b)
+{
+	json_t *execs = json_array();
+
+	for (size_t i = 0; execs && i < b->nsideband; ++i)
+		if (b->sideband[i].kind == bts_exec &&
+		    json_array_append_new(execs, json_pack("{s:i, s:s}",
+				"tid", b->sideband[i].tid, "path",
+				b->sideband[i].path ? b->sideband[i].path
+				: ""))) {
+			json_decref(execs);
+			execs = NULL;
+		}
+	return execs;
+}
+
 static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 {
 	const struct bt_bundle *b = &s->bundle;
@@ -356,7 +374,7 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 		const struct bt_trigger *t = &b->trigger;
 
 		return bt_print_json(json_pack("{s:s, s:I, s:i, s:i, s:I, s:I, "
-			"s:I, s:I, s:o, s:{s:s, s:i, s:i, s:I}, s:I}",
+			"s:I, s:I, s:o, s:{s:s, s:i, s:i, s:I}, s:I, s:o}",
 			"format", b->format == btf_pt ? "pt" : "bts",
 			"buffer_size", (json_int_t) b->buffer_size,
 			"pid", b->pid, "tid", b->tid,
@@ -368,7 +386,8 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 			"trigger", "kind", bt_trigger_name(t->kind),
 			"tid", t->tid, "signal", t->signal,
 			"sequence", (json_int_t) t->sequence,
-			"core_threads", (json_int_t) b->ncore_threads));
+			"core_threads", (json_int_t) b->ncore_threads,
+			"execs", bt_info_execs_json(b)));
 	}
 
 	printf("Active record target: record-btrace\n");

@@ -154,6 +154,10 @@ struct nat_start_opts {
 	   words the shell splits; NULL for none.  */
 	const char *wrapper;
 	char *const *envp;          /* NULL: ptstub's own environment */
+	/* Without a shell or wrapper: the file to execve with argv as
+	   given (the caller searched PATH); NULL: execvp's search of
+	   argv[0].  */
+	const char *exec_path;
 	/* The client talks over our stdin/stdout: the program gets
 	   /dev/null and our stderr instead.  */
 	int keep_stdio_free;

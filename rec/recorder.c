@@ -119,16 +119,38 @@ int rec_start(struct recorder *rec, char *const argv[])
 {
 	struct nat_process *proc;
 	struct rec_space *sp;
+	char why[1024], *file;
 	int status, err;
 
-	err = nat_create_inferior(rec->target, argv, &rec->pid, &status);
+	/* PROG itself, found here as execvp would: the first exec the
+	   recording sees is the program's, and a program that cannot run
+	   is named with the reason.  */
+	err = rec_find_program(argv[0], getenv("PATH"), &file, why,
+			       sizeof(why));
 	if (err < 0) {
-		fprintf(rec->opts.log, "ptstub: cannot run %s: %s\n", argv[0],
-			errno ? strerror(errno) : "it exited at once");
-		/* As a shell would: 127 for a program not found.  */
-		rec->start_status = status;
+		fprintf(rec->opts.log, "ptstub: cannot run %s\n", why);
+		/* As a shell would: 127 not found, 126 found but not
+		   runnable.  */
+		rec->start_status = err == -ENOENT ? 127 : 126;
+		return -pse_noproc;
+	}
+	rec->target->start.exec_path = file;
+	err = nat_create_inferior(rec->target, argv, &rec->pid, &status);
+	rec->target->start.exec_path = NULL;
+	if (err < 0) {
+		int e = errno;
+
+		if (e)
+			rec_exec_error(file, e, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "%s: it exited at once",
+				 file);
+		fprintf(rec->opts.log, "ptstub: cannot run %s\n", why);
+		rec->start_status = !e ? status : e == ENOENT ? 127 : 126;
+		free(file);
 		return err;
 	}
+	free(file);
 	proc = nat_find_process(rec->target, rec->pid);
 	err = rec_trace_process(rec, proc);
 	sp = rec_space_new(rec, rec->pid, NULL);

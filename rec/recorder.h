@@ -157,6 +157,18 @@ void rec_map_change(void *ctx, pid_t tid);
 size_t rec_sideband_gone(const struct rec_space *sp, struct bt_mapping *maps,
 			 size_t n);
 
+/* PROG as execvp finds it (rec_path.c): NAME itself if it holds a slash,
+   else the first runnable NAME in the directories of PATH_ENV (NULL:
+   execvp's default).  *FILE is malloc'ed; -errno with WHY naming the
+   cause (not found, a directory, not executable).  */
+int rec_find_program(const char *name, const char *path_env, char **file,
+		     char *why, size_t why_len);
+
+/* Why execve of FILE failed with ERRNO_VALUE, said for a user: for
+   ENOENT of a file that is there, its missing interpreter.  */
+void rec_exec_error(const char *file, int errno_value, char *why,
+		    size_t len);
+
 /* The file of snapshot N: FILE, then FILE.1, FILE.2, ... (malloc'ed).  */
 char *rec_output_name(const char *file, unsigned n);
 

@@ -18,8 +18,10 @@ testsuite/rec/%: CFLAGS = -g -O0
 
 TESTS += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
 	testsuite/rec/rec_output.sh testsuite/rec/rec_engines.sh \
-	testsuite/rec/rec_inherit.sh testsuite/rec/rec_exec.sh
+	testsuite/rec/rec_inherit.sh testsuite/rec/rec_exec.sh \
+	testsuite/rec/rec_start.sh
 EXTRA_DIST += testsuite/rec/lib.sh testsuite/rec/rec_crash.sh \
 	testsuite/rec/rec_snapshots.sh \
 	testsuite/rec/rec_output.sh testsuite/rec/rec_engines.sh \
-	testsuite/rec/rec_inherit.sh testsuite/rec/rec_exec.sh
+	testsuite/rec/rec_inherit.sh testsuite/rec/rec_exec.sh \
+	testsuite/rec/rec_start.sh
