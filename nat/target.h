@@ -215,6 +215,10 @@ struct nat_target {
 	/* Called after an emulated thread changed its process's mappings
 	   (mmap, munmap, ...), with on_new_thread_ctx; NULL for none.  */
 	void (*on_map_change)(void *ctx, pid_t tid);
+	/* Called with a traced thread (not a leader) that has exited, just
+	   before it and its trace go, with on_new_thread_ctx: its trace is
+	   still readable (the recorder keeps it); NULL for none.  */
+	void (*on_thread_exit)(void *ctx, struct nat_thread *thread);
 	/* Bytes between PSB+ in emulated PT traces enabled from now on
 	   (0: the emulator's default).  */
 	uint32_t btrace_psb_period;

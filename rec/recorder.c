@@ -59,6 +59,7 @@ int rec_init(struct recorder *rec, struct nat_target *target,
 	target->on_new_thread = rec_new_thread;
 	target->on_new_thread_ctx = rec;
 	target->on_map_change = rec_map_change;
+	target->on_thread_exit = rec_thread_exit;
 
 	/* SIGUSR2 asks for a snapshot; SIGINT and SIGTERM end an attached
 	   recording.  They come through a signalfd so that the wait for the
@@ -88,6 +89,7 @@ void rec_fini(struct recorder *rec)
 	rec->spaces = NULL;
 	rec->nspaces = rec->spaces_cap = 0;
 	rec_full_fini(rec);
+	rec_ended_fini(rec);
 }
 
 int rec_trace_thread(struct recorder *rec, struct nat_thread *thread)
@@ -365,8 +367,10 @@ static int rec_event(struct recorder *rec, const struct nat_event *ev,
 	switch (ev->kind) {
 	case nat_ev_exited:
 	case nat_ev_signalled:
-		if (ev->pid != rec->pid)
+		if (ev->pid != rec->pid) {
+			rec_ended_forget(rec, ev->pid);
 			break;
+		}
 		*status = ev->kind == nat_ev_exited ? (ev->status & 0xff) << 8
 			: ev->sig;
 		return 1;
@@ -387,6 +391,10 @@ static int rec_event(struct recorder *rec, const struct nat_event *ev,
 			break;
 		rec_sideband_add(sp, bts_exec, ev->tid, ev->path);
 		rec_exec_place(rec, sp, ev);
+		/* The old program's ended threads ran code that is gone.  */
+		rec_ended_forget(rec, ev->pid);
+		sp->ended_dropped = 0;
+		sp->ended_dropped_bytes = 0;
 		/* A new program: its function is elsewhere, if anywhere.  */
 		if (sp->trigger_addr)
 			rec_arm_trigger(rec, sp);
