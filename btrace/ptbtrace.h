@@ -268,6 +268,9 @@ struct bt_exec_span {
 	size_t trace_size;
 	const uint8_t *saved_trace;
 	size_t saved_size;
+	struct bt_pages *pages;               /* with older vDSOs, owned */
+	const struct bt_pages *saved_pages;   /* the bundle's own */
+	size_t nsaved_pages;
 };
 
 /* When BUNDLE's selected trace spans an exec its side-band places, let
