@@ -327,7 +327,7 @@ int nat_handle_status(struct nat_target *target,
 				nat_set_pending(thread, status, nat_stop_none);
 				return nat_reportable;
 			}
-			nat_remove_thread(proc, thread);
+			nat_thread_exited(target, thread);
 			return nat_gone;
 		}
 		nat_set_pending(thread, status, nat_stop_none);
@@ -431,7 +431,7 @@ void nat_fill_event(struct nat_target *target,
 		/* A thread's own exit: the event outlives the thread.  */
 		ev->kind = nat_ev_thread_exited;
 		ev->status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-		nat_remove_thread(proc, thread);
+		nat_thread_exited(target, thread);
 		return;
 	}
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {
