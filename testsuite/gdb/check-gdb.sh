@@ -102,6 +102,16 @@ case " $stubs " in *" gdbserver "*)
 		stubs=$(echo " $stubs " | sed 's/ gdbserver / /')
 	fi ;;
 esac
+# gdbserver 13's register writes fail with EFAULT where the XSAVE state
+# has AMX tiles, and in the picked gdb.base and gdb.threads files its
+# runs then time out step after step (sigall.exp alone took minutes):
+# there it is no baseline for them, only the expectations judge.
+no_base_picks=
+if [ -z "$full" ] && grep -qw amx_tile /proc/cpuinfo; then
+	no_base_picks=1
+	say "gdbserver 13 cannot write registers on this CPU (AMX tile state):" \
+	    "no baseline for the picked files of $picked"
+fi
 
 # 1. GDB's testsuite sources.
 if [ -n "${GDBTS_SRCDIR:-}" ]; then
@@ -170,6 +180,8 @@ for stub in $stubs; do
 				continue
 			fi
 			case " $picked " in *" $suite "*)
+				[ "$stub" = gdbserver ] && [ -n "$no_base_picks" ] &&
+					continue
 				if [ -z "${GDBTS_TESTS:-}" ]; then
 					tests=$(picks_for "$board" "$suite")
 					[ -n "$tests" ] || continue
