@@ -45,7 +45,8 @@ static void rec_usage(FILE *out)
 	      "                        SIGTERM to ptstub ends the recording.\n"
 	      "  --btrace-source=SRC   auto, hardware or emulated (auto).\n"
 	      "  --btrace-engine=ENG   The emulator's engine: auto, ptrace or\n"
-	      "                        cache (auto: ptrace).\n"
+	      "                        cache (auto: the code cache; with\n"
+	      "                        --full, ptrace).\n"
 	      "  --disable-randomization\n"
 	      "  --no-disable-randomization\n"
 	      "                        Run PROG with address randomization off or\n"
@@ -234,6 +235,16 @@ int rec_main(int argc, char **argv)
 		return 2;
 	if (!o.trigger_count)
 		o.trigger_count = 1;
+	/* The code cache drains its log into the ring at stops and when
+	   the log fills, which can wrap a small ring before --full takes
+	   it: a whole trace is the ptrace engine's until the ring is
+	   drained as it fills.  */
+	if (o.full && o.engine == nat_btrace_engine_auto) {
+		o.engine = nat_btrace_engine_ptrace;
+		fprintf(o.log, "ptstub record: --full records with the ptrace "
+			"engine (--btrace-engine=cache may lose what wraps "
+			"the ring between drains)\n");
+	}
 	/* Room for sixteen ended threads' whole rings.  */
 	if (!o.ended_size)
 		o.ended_size = 16 * o.size;
