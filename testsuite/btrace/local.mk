@@ -38,3 +38,8 @@ EXTRA_DIST += testsuite/btrace/perf_export.sh
 # The installed library's exports against its header.
 TESTS += testsuite/btrace/abi_check.py
 EXTRA_DIST += testsuite/btrace/abi_check.py
+
+# make install into a temporary DESTDIR, the example built there with
+# pkg-config, and make uninstall.
+TESTS += testsuite/btrace/install_check.sh
+EXTRA_DIST += testsuite/btrace/install_check.sh doc/examples/call_history.c
