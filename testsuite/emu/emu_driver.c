@@ -2,6 +2,7 @@
 #include "testsuite/emu/emu_driver.h"
 #include "nat/emu/emu_insn.h"
 #include "nat/emu/emu_signal.h"
+#include "nat/maps.h"
 #include "common/ps_error.h"
 
 #include <elf.h>
@@ -92,26 +93,20 @@ uint64_t drv_symbol(pid_t pid, const char *prog, const char *function)
 	close(fd);
 
 	if (pie && value) {
-		char path[64], line[PATH_MAX + 128], real[PATH_MAX];
-		FILE *maps;
+		/* The load base: the file's mapping at offset 0 (the map is
+		   parsed by nat/, which keeps paths with spaces whole).  */
+		struct nat_maps maps;
+		char real[PATH_MAX];
 
 		if (!realpath(prog, real))
 			return 0;
-		snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
-		maps = fopen(path, "r");
-		while (maps && fgets(line, sizeof(line), maps)) {
-			unsigned long long start, off;
-			char file[PATH_MAX];
-
-			if (sscanf(line, "%llx-%*x %*s %llx %*s %*d %s",
-				   &start, &off, file) == 3 &&
-			    !strcmp(file, real) && off == 0) {
-				base = start;
-				break;
-			}
-		}
-		if (maps)
-			fclose(maps);
+		nat_maps_init(&maps);
+		if (nat_maps_read(&maps, pid) == 0)
+			for (size_t i = 0; i < maps.count && !base; i++)
+				if (!strcmp(maps.map[i].path, real) &&
+				    maps.map[i].offset == 0)
+					base = maps.map[i].start;
+		nat_maps_fini(&maps);
 		if (!base)
 			return 0;
 	}

@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include "testsuite/exact/exact_check.h"
+#include "nat/maps.h"
 
 #include <errno.h>
 #include <intel-pt.h>
@@ -90,27 +91,23 @@ void xc_check_ips(struct drv_proc *proc, const struct ps_buf *pt,
 
 void xc_where(pid_t pid, uint64_t ip, char *out, size_t len)
 {
-	char path[64], line[PATH_MAX + 128];
-	FILE *maps;
+	struct nat_maps maps;
 
 	snprintf(out, len, "?");
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
-	maps = fopen(path, "r");
-	while (maps && fgets(line, sizeof(line), maps)) {
-		unsigned long long start, end, off;
-		char file[PATH_MAX] = "";
-		const char *base;
+	nat_maps_init(&maps);
+	if (nat_maps_read(&maps, pid) == 0)
+		for (size_t i = 0; i < maps.count; i++) {
+			const struct nat_map *m = &maps.map[i];
+			const char *base = strrchr(m->path, '/');
 
-		if (sscanf(line, "%llx-%llx %*s %llx %*s %*d %s", &start, &end,
-			   &off, file) < 3 || ip < start || ip >= end)
-			continue;
-		base = strrchr(file, '/');
-		snprintf(out, len, "%s+%#llx", base ? base + 1 :
-			 *file ? file : "anon", ip - start + off);
-		break;
-	}
-	if (maps)
-		fclose(maps);
+			if (ip < m->start || ip >= m->end)
+				continue;
+			snprintf(out, len, "%s+%#llx", base ? base + 1 :
+				 *m->path ? m->path : "anon",
+				 (unsigned long long) (ip - m->start + m->offset));
+			break;
+		}
+	nat_maps_fini(&maps);
 }
 
 bool xc_listed(const char *list, const char *name)

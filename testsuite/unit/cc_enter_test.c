@@ -82,7 +82,7 @@ Test(cc_enter, breakpoint_in_translated_code)
 	cr_assert_eq(ptrace(PTRACE_GETREGS, proc.pid, 0, &regs), 0);
 	cr_assert_eq(regs.rip - 1, signs);
 	cr_expect_eq(regs.gs_base, 0);
-	cr_expect_gt(cc_fx_maps_count(proc.pid, "ptstub"), 0,
+	cr_expect_gt(cc_fx_maps_count(proc.pid, CC_MAP_NAME("")), 0,
 		     "the cache's mappings are not there or not named");
 
 	/* Past it, and a breakpoint where signs returns to.  */
@@ -121,7 +121,7 @@ Test(cc_enter, breakpoint_in_translated_code)
 
 	/* Tracing off: the mappings go.  */
 	cr_assert_eq(emu_disable(emu, proc.pid), 0);
-	cr_expect_eq(cc_fx_maps_count(proc.pid, "ptstub"), 0);
+	cr_expect_eq(cc_fx_maps_count(proc.pid, CC_MAP_NAME("")), 0);
 	emu_free(emu);
 	ps_buf_fini(&raw);
 	drv_finish(&proc);

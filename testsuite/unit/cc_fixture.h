@@ -4,6 +4,7 @@
 #ifndef CC_FIXTURE_H
 #define CC_FIXTURE_H
 
+#include "nat/emu/cc_inject.h"
 #include "testsuite/emu/emu_driver.h"
 
 #include <criterion/criterion.h>
@@ -31,18 +32,25 @@ static inline int cc_fx_run_to_report(struct emu *emu, pid_t pid, int sig)
 	}
 }
 
-/* How many lines of PID's map name WHAT.  */
+/* How many of PID's mappings are the engine's memfd named WHAT
+   (CC_MAP_NAME(...); CC_MAP_NAME("") for any of them).  The mapping's
+   path is compared from its start: the program's own paths (the
+   folder the project sits in) may contain the same words.  */
 static inline int cc_fx_maps_count(pid_t pid, const char *what)
 {
-	char path[64], line[512];
+	char path[64], line[4096], prefix[256];
 	int n = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
+	snprintf(prefix, sizeof(prefix), "/memfd:%s", what);
 	f = fopen(path, "r");
 	cr_assert_not_null(f);
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, what) != NULL;
+	while (fgets(line, sizeof(line), f)) {
+		const char *name = strchr(line, '/');
+
+		n += name && strncmp(name, prefix, strlen(prefix)) == 0;
+	}
 	fclose(f);
 	return n;
 }

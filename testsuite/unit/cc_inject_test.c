@@ -117,14 +117,14 @@ Test(cc_inject, named_mapping_near_code_and_gone)
 	nat_mem_init(&mem, pid);
 	cr_assert_eq(ptrace(PTRACE_GETREGS, pid, 0, &regs), 0);
 	cr_assert_eq(cc_inject_mmap(pid, &mem, 0, regs.rip, true, 1 << 20,
-				    PROT_READ | PROT_EXEC, "ptstub test map",
+				    PROT_READ | PROT_EXEC, CC_MAP_NAME("test map"),
 				    &addr), 0);
 	d = addr > regs.rip ? addr - regs.rip : regs.rip - addr;
 	cr_expect_lt(d, 1ull << 30, "mapped %#llx, far from %#llx",
 		     (unsigned long long) addr, regs.rip);
-	cr_expect_eq(cc_fx_maps_count(pid, "ptstub test map"), 1);
+	cr_expect_eq(cc_fx_maps_count(pid, CC_MAP_NAME("test map")), 1);
 	cr_assert_eq(cc_inject_munmap(pid, &mem, 0, addr, 1 << 20), 0);
-	cr_expect_eq(cc_fx_maps_count(pid, "ptstub test map"), 0);
+	cr_expect_eq(cc_fx_maps_count(pid, CC_MAP_NAME("test map")), 0);
 	nat_mem_fini(&mem);
 	child_kill(pid);
 }

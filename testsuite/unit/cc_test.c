@@ -39,15 +39,15 @@ Test(cc, mappings_and_translations)
 	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem,
 			       &cache_engine), 0);
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1u << 20), 0);
-	cr_expect_eq(cc_fx_maps_count(proc.pid, "ptstub"), 0,
+	cr_expect_eq(cc_fx_maps_count(proc.pid, CC_MAP_NAME("")), 0,
 		     "mappings before the cache ran");
 
 	cr_assert_eq(int3_insert(&proc.sites, &proc.mem, signs,
 				 int3_owner_gdb), 0);
 	status = cc_fx_run_to_report(emu, proc.pid, 0);
 	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
-	cr_expect_geq(cc_fx_maps_count(proc.pid, "ptstub code cache"), 1);
-	cr_expect_geq(cc_fx_maps_count(proc.pid, "ptstub branch log"), 1);
+	cr_expect_geq(cc_fx_maps_count(proc.pid, CC_MAP_NAME("code cache")), 1);
+	cr_expect_geq(cc_fx_maps_count(proc.pid, CC_MAP_NAME("branch log")), 1);
 	cr_assert_eq(emu_status(emu, proc.pid, &st), 0);
 	cr_expect_null(st.cc_fallback, "fell back: %s", st.cc_fallback);
 	cr_expect_geq(st.cc_entries, 1);
@@ -76,7 +76,7 @@ Test(cc, mappings_and_translations)
 
 	/* Tracing off: the mappings go.  */
 	cr_assert_eq(emu_disable(emu, proc.pid), 0);
-	cr_expect_eq(cc_fx_maps_count(proc.pid, "ptstub"), 0);
+	cr_expect_eq(cc_fx_maps_count(proc.pid, CC_MAP_NAME("")), 0);
 	emu_free(emu);
 	drv_finish(&proc);
 }
