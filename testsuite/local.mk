@@ -26,3 +26,7 @@ list-%:
 # The includes against the layer drawing in doc/HACKING.md.
 TESTS += testsuite/layers_check.py
 EXTRA_DIST += testsuite/layers_check.py doc/HACKING.md
+
+# debian/control's Build-Depends against `./bootstrap --packages build`.
+TESTS += testsuite/build_deps_check.py
+EXTRA_DIST += testsuite/build_deps_check.py
