@@ -46,9 +46,11 @@ bindir=$root$(make -C "$build" -s --no-print-directory list-bindir)
 flags=$(pkg-config --cflags --libs libptbtrace) || fail "pkg-config --cflags --libs"
 echo "pkg-config: $flags"
 
-# Built with the installed header and library only.
+# Built with the installed header and library only, and the tree's
+# CFLAGS: a sanitized tree's library runs only in a sanitized program.
+cflags=$(make -C "$build" -s --no-print-directory list-CFLAGS)
 cp "$src/doc/examples/call_history.c" "$tmp/"
-(cd "$tmp" && $cc -o call_history call_history.c $flags) 2>"$tmp/cc.err" ||
+(cd "$tmp" && $cc $cflags -o call_history call_history.c $flags) 2>"$tmp/cc.err" ||
 	fail "building the example: $(cat "$tmp/cc.err")"
 (cd "$tmp" && $cc -M call_history.c $(pkg-config --cflags libptbtrace)) \
 	>"$tmp/deps" || fail "cc -M"
