@@ -75,4 +75,3 @@ bin_PROGRAMS += ptbtrace
 ptbtrace_SOURCES = btrace/ptbtrace_main.c
 ptbtrace_LDADD = btrace/libptbtrace.la $(JANSSON_LIBS)
 EXTRA_DIST += btrace/libptbtrace.pc.in
-DISTCLEANFILES = btrace/libptbtrace.pc
