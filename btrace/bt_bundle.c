@@ -228,10 +228,13 @@ static int bt_parse_thread(struct bt_bundle *b, struct bt_thread *t,
 	b->pid = pid;
 
 	flags = bt_get_le(p + 8, 4);
-	if ((flags & ~(uint64_t) BT_THREAD_HAS_PC) || bt_get_le(p + 12, 4))
+	if ((flags & ~(uint64_t) (BT_THREAD_HAS_PC |
+				  (version > 1 ? BT_THREAD_ENDED : 0))) ||
+	    bt_get_le(p + 12, 4))
 		return bt_diag_set(diag, bte_bad_record, 1, rec->offset + 8,
 				   "unknown thread flags 0x%" PRIx64, flags);
 	t->has_pc = (flags & BT_THREAD_HAS_PC) != 0;
+	t->ended = (flags & BT_THREAD_ENDED) != 0;
 	t->pc = bt_get_le(p + 16, 8);
 	if (version > 1)
 		t->lost = bt_get_le(p + 24, 8);
@@ -354,6 +357,7 @@ static int bt_scan_records(const uint8_t *data, size_t size,
 		[btr_format] = "format", [btr_thread] = "thread",
 		[btr_trace] = "trace", [btr_trigger] = "trigger",
 		[btr_process] = "process", [btr_auxv] = "auxv",
+		[btr_ended] = "ended",
 	};
 	int errcode;
 
@@ -378,6 +382,7 @@ static int bt_scan_records(const uint8_t *data, size_t size,
 					   rec.type);
 		once = rec.type == btr_format || rec.type == btr_trigger ||
 			rec.type == btr_process || rec.type == btr_auxv ||
+			rec.type == btr_ended ||
 			(version == 1 && rec.type <= btr_trace);
 		if (once && seen[rec.type])
 			return bt_diag_set(diag, bte_bad_record, 1, at,

@@ -35,7 +35,11 @@
      auxv     the auxiliary vector as the kernel gives it
      sideband u32 kind, i32 tid, u64 address, u64 size, u64 offset,
               u32 prot, u16 build-id size, u16 path size, build-id, path
-              (any number, in the order they happened)         (40 + ...)  */
+              (any number, in the order they happened)         (40 + ...)
+     ended    u64 budget, u32 threads dropped, u32 0, u64 bytes dropped:
+              the recorder keeps threads that ended before the snapshot
+              (thread flag bit 1) within BUDGET bytes of trace, dropping
+              the oldest first                                  (24 bytes)  */
 #ifndef BT_BUNDLE_FORMAT_H
 #define BT_BUNDLE_FORMAT_H
 
@@ -58,7 +62,8 @@ enum bt_record_type {
 	btr_memory = 9,
 	btr_auxv = 10,
 	btr_sideband = 11,
-	btr_last = btr_sideband,
+	btr_ended = 12,
+	btr_last = btr_ended,
 };
 
 #define BT_FORMAT_PAYLOAD_SIZE 16
@@ -66,11 +71,13 @@ enum bt_record_type {
 #define BT_MAPPING_FIXED_SIZE 32
 #define BT_PAGES_FIXED_SIZE 24
 #define BT_THREAD_HAS_PC 1u
+#define BT_THREAD_ENDED 2u
 #define BT_THREAD2_PAYLOAD_SIZE 32
 #define BT_TRIGGER_FIXED_SIZE 32
 #define BT_PROCESS_FIXED_SIZE 8
 #define BT_REGS_FIXED_SIZE 16
 #define BT_SIDEBAND_FIXED_SIZE 40
+#define BT_ENDED_PAYLOAD_SIZE 24
 #define BT_MAX_REGS 65536
 
 /* Sanity limits: a reader rejects anything larger.  */

@@ -1,5 +1,6 @@
 /* The records version 2 bundles add: the trigger, the process, the core
-   (registers and memory), the auxiliary vector and the side-band.  Each is
+   (registers and memory), the auxiliary vector, the side-band and what
+   the recorder kept of ended threads.  Each is
    bounds-checked like the version 1 ones (bt_bundle.c).  */
 #include "btrace/bt_bundle_int.h"
 #include "btrace/bt_bundle_format.h"
@@ -197,6 +198,28 @@ static int bt_parse_sideband(struct bt_sideband *e, const struct bt_record *rec,
 			      pool, "side-band path", diag);
 }
 
+static int bt_parse_ended(struct bt_ended *e, const struct bt_record *rec,
+			  struct bt_diag *diag)
+{
+	const uint8_t *p = rec->payload;
+	int errcode;
+
+	errcode = bt_exact(rec, BT_ENDED_PAYLOAD_SIZE, "ended", diag);
+	if (errcode < 0)
+		return errcode;
+	e->budget = bt_get_le(p, 8);
+	e->dropped = (uint32_t) bt_get_le(p + 8, 4);
+	e->dropped_bytes = bt_get_le(p + 16, 8);
+	if (!e->budget || bt_get_le(p + 12, 4) ||
+	    (!e->dropped && e->dropped_bytes))
+		return bt_diag_set(diag, bte_bad_record, 1, rec->offset,
+				   "bad ended record: budget %" PRIu64 ", %"
+				   PRIu32 " threads dropped, %" PRIu64
+				   " bytes", e->budget, e->dropped,
+				   e->dropped_bytes);
+	return 0;
+}
+
 int bt_parse_v2_record(struct bt_bundle *b, struct bt_bundle_storage *st,
 		       const struct bt_record *rec, char **pool,
 		       struct bt_diag *diag)
@@ -219,6 +242,8 @@ int bt_parse_v2_record(struct bt_bundle *b, struct bt_bundle_storage *st,
 	case btr_sideband:
 		return bt_parse_sideband(&st->sideband[st->nsideband++], rec,
 					 pool, diag);
+	case btr_ended:
+		return bt_parse_ended(&b->ended, rec, diag);
 	}
 	return bt_diag_set(diag, bte_internal, 1, rec->offset - 8,
 			   "record type %" PRIu32 " has no parser", rec->type);

@@ -121,6 +121,10 @@ static int bt_check_v2(const struct bt_bundle *b)
 	    (b->ncore_pages && !b->core_pages) ||
 	    (b->auxv_size && !b->auxv) || (b->nsideband && !b->sideband))
 		return -bte_invalid;
+	if (!b->ended.budget && (b->ended.dropped || b->ended.dropped_bytes))
+		return -bte_invalid;
+	if (!b->ended.dropped && b->ended.dropped_bytes)
+		return -bte_invalid;
 	if (b->trigger.kind > btt_full ||
 	    (b->trigger.name && strlen(b->trigger.name) > BT_MAX_NAME))
 		return -bte_invalid;
@@ -195,7 +199,8 @@ static int bt_encode_thread(struct bt_writer *w, int32_t pid,
 		return errcode;
 	bt_put_le(w, (uint32_t) pid, 4);
 	bt_put_le(w, (uint32_t) t->tid, 4);
-	bt_put_le(w, t->has_pc ? BT_THREAD_HAS_PC : 0, 4);
+	bt_put_le(w, (t->has_pc ? BT_THREAD_HAS_PC : 0) |
+		  (t->ended ? BT_THREAD_ENDED : 0), 4);
 	bt_put_le(w, 0, 4);
 	bt_put_le(w, t->has_pc ? t->pc : 0, 8);
 	bt_put_le(w, t->lost, 8);
@@ -336,6 +341,18 @@ static int bt_encode_v2(struct bt_writer *w, const struct bt_bundle *b,
 		bt_put_le(w, plen, 2);
 		bt_put(w, e->build_id, e->build_id_size);
 		bt_put(w, e->path, plen);
+		bt_end_record(w, start);
+		++*nrecords;
+	}
+	if (b->ended.budget) {
+		start = w->len;
+		errcode = bt_begin_record(w, btr_ended, BT_ENDED_PAYLOAD_SIZE);
+		if (errcode < 0)
+			return errcode;
+		bt_put_le(w, b->ended.budget, 8);
+		bt_put_le(w, b->ended.dropped, 4);
+		bt_put_le(w, 0, 4);
+		bt_put_le(w, b->ended.dropped_bytes, 8);
 		bt_end_record(w, start);
 		++*nrecords;
 	}

@@ -5,7 +5,10 @@
    program and the part after against the new one.  One image serves
    both as long as no address means two things; where the old program's
    code overlaps other code now (the same address, another file), the
-   part before the exec is cut off: an honest gap, not a wrong trace.  */
+   part before the exec is cut off: an honest gap, not a wrong trace.
+   The old programs' vDSOs (side-band "[vdso]" mappings) are the
+   kernel's one code: the bundle's copy of it joins the image at each
+   such address where nothing else is.  */
 #include "btrace/ptbtrace.h"
 
 #include <intel-pt.h>
@@ -138,6 +141,32 @@ static int bt_span_add(struct bt_mapping *maps, size_t *n,
 	return 0;
 }
 
+/* An older program's vDSO at ADDRESS: the bundle's copy of the vDSO
+   (the kernel's, the same bytes in every program) there too, unless
+   anything else is there now (that part then stays undecodable).  */
+static void bt_span_vdso(const struct bt_bundle *b, struct bt_pages *pages,
+			 size_t *n, const struct bt_mapping *maps, size_t nmaps,
+			 const struct bt_sideband *e)
+{
+	const struct bt_pages *vdso = NULL;
+
+	for (size_t i = 0; i < b->npages; i++)
+		if (b->pages[i].name && !strcmp(b->pages[i].name, "[vdso]"))
+			vdso = &b->pages[i];
+	if (!vdso || vdso->size != e->size)
+		return;
+	for (size_t i = 0; i < *n; i++)
+		if (e->address < pages[i].address + pages[i].size &&
+		    pages[i].address < e->address + e->size)
+			return;
+	for (size_t i = 0; i < nmaps; i++)
+		if (e->address < maps[i].address + maps[i].size &&
+		    maps[i].address < e->address + e->size)
+			return;
+	pages[*n] = *vdso;
+	pages[(*n)++].address = e->address;
+}
+
 /* The units (PT bytes, BTS blocks) of the selected thread's trace.  */
 static uint64_t bt_span_units(const struct bt_bundle *b)
 {
@@ -150,6 +179,8 @@ int bt_exec_span_apply(struct bt_bundle *b, struct bt_exec_span *span)
 	size_t first = 0, last = 0, n = b->nmappings, nplaced = 0;
 	uint64_t units = bt_span_units(b), at = 0;
 	struct bt_mapping *maps;
+	size_t npages = b->npages;
+	struct bt_pages *pages;
 	int clash = 0, status;
 
 	memset(span, 0, sizeof(*span));
@@ -174,21 +205,34 @@ int bt_exec_span_apply(struct bt_bundle *b, struct bt_exec_span *span)
 	if (!nplaced)
 		return 0;
 	maps = calloc(b->nmappings + b->nsideband + 1, sizeof(*maps));
-	if (!maps)
+	pages = calloc(b->npages + b->nsideband + 1, sizeof(*pages));
+	if (!maps || !pages) {
+		free(maps);
+		free(pages);
 		return -bte_nomem;
+	}
 	if (b->nmappings)
 		memcpy(maps, b->mappings, b->nmappings * sizeof(*maps));
+	if (b->npages)
+		memcpy(pages, b->pages, b->npages * sizeof(*pages));
 	for (size_t i = first; i < last && !clash; i++) {
 		const struct bt_sideband *e = &b->sideband[i];
 		struct bt_mapping m = { e->address, e->size, e->offset,
 			e->prot, e->path, e->build_id, e->build_id_size };
 
-		if (e->kind == bts_map)
+		if (e->kind == bts_map && e->path && e->path[0] == '/')
 			clash = bt_span_add(maps, &n, &m) < 0;
 	}
+	/* The older programs' vDSOs, where nothing else is.  */
+	for (size_t i = first; i < last && !clash; i++)
+		if (b->sideband[i].kind == bts_map && b->sideband[i].path &&
+		    !strcmp(b->sideband[i].path, "[vdso]"))
+			bt_span_vdso(b, pages, &npages, maps, n,
+				     &b->sideband[i]);
 	if (clash) {
 		/* Only what came after the last exec decodes.  */
 		free(maps);
+		free(pages);
 		span->cut = at;
 		span->saved_trace = b->trace;
 		span->saved_size = b->trace_size;
@@ -215,6 +259,11 @@ int bt_exec_span_apply(struct bt_bundle *b, struct bt_exec_span *span)
 	span->nsaved = b->nmappings;
 	b->mappings = maps;
 	b->nmappings = n;
+	span->pages = pages;
+	span->saved_pages = b->pages;
+	span->nsaved_pages = b->npages;
+	b->pages = pages;
+	b->npages = npages;
 	return 1;
 }
 
@@ -224,11 +273,16 @@ void bt_exec_span_undo(struct bt_bundle *b, struct bt_exec_span *span)
 		b->mappings = span->saved;
 		b->nmappings = span->nsaved;
 	}
+	if (span->pages) {
+		b->pages = span->saved_pages;
+		b->npages = span->nsaved_pages;
+	}
 	if (span->saved_trace) {
 		b->trace = span->saved_trace;
 		b->trace_size = span->saved_size;
 	}
 	free(span->mappings);
+	free(span->pages);
 	free(span->trace);
 	memset(span, 0, sizeof(*span));
 }

@@ -130,6 +130,16 @@ struct bt_thread {
 	size_t trace_size;
 	uint64_t lost;            /* trace bytes (PT) or blocks (BTS) that
 				     were recorded but not kept */
+	int ended;                /* it had exited before the snapshot */
+};
+
+/* Threads that ended before a recorder's snapshot: their last ring's
+   worth is kept within BUDGET bytes of trace in all, the oldest ended
+   threads dropped first (DROPPED of them, DROPPED_BYTES of trace).  */
+struct bt_ended {
+	uint64_t budget;          /* 0: the bundle says nothing */
+	uint32_t dropped;
+	uint64_t dropped_bytes;
 };
 
 /* Why a bundle was written.  */
@@ -218,6 +228,7 @@ struct bt_bundle {
 	size_t auxv_size;
 	const struct bt_sideband *sideband;
 	size_t nsideband;
+	struct bt_ended ended;
 
 	/* Owned by the reader; the pointers above point into it.  */
 	void *storage;
@@ -268,6 +279,9 @@ struct bt_exec_span {
 	size_t trace_size;
 	const uint8_t *saved_trace;
 	size_t saved_size;
+	struct bt_pages *pages;               /* with older vDSOs, owned */
+	const struct bt_pages *saved_pages;   /* the bundle's own */
+	size_t nsaved_pages;
 };
 
 /* When BUNDLE's selected trace spans an exec its side-band places, let

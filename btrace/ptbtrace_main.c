@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -275,13 +276,32 @@ static void bt_info_threads(const struct bt_bundle *b)
 	if (b->nthreads > 1 || t->kind != btt_none) {
 		printf("Threads in the bundle: %zu.\n", b->nthreads);
 		for (size_t i = 0; i < b->nthreads; ++i)
-			printf("  Thread %d.%d: %zu %s%s%s.\n", b->pid,
+			printf("  Thread %d.%d: %zu %s%s%s%s.\n", b->pid,
 			       b->threads[i].tid, b->threads[i].trace_size,
 			       b->format == btf_pt ? "bytes of trace"
 			       : "bytes of blocks",
 			       b->threads[i].lost ? ", some lost" : "",
+			       b->threads[i].ended ? ", ended" : "",
 			       b->threads[i].tid == b->tid ? " (selected)"
 			       : "");
+	}
+	if (b->ended.budget) {
+		unsigned int budget = (unsigned int) b->ended.budget;
+		const char *suffix = b->ended.budget <= UINT_MAX ?
+			bt_size_suffix(&budget) : NULL;
+
+		if (suffix)
+			printf("Ended threads: kept within %u%s of trace", budget,
+			       suffix);
+		else
+			printf("Ended threads: kept within %" PRIu64 " bytes "
+			       "of trace", b->ended.budget);
+		if (b->ended.dropped)
+			printf("; %" PRIu32 " dropped, the oldest (%" PRIu64
+			       " bytes of trace).\n", b->ended.dropped,
+			       b->ended.dropped_bytes);
+		else
+			printf("; none dropped.\n");
 	}
 	if (t->kind == btt_none)
 		return;
@@ -326,15 +346,34 @@ static json_t *bt_info_threads_json(const struct bt_bundle *b)
 	json_t *threads = json_array();
 
 	for (size_t i = 0; threads && i < b->nthreads; ++i)
-		if (json_array_append_new(threads, json_pack("{s:i, s:I, s:I}",
-				"tid", b->threads[i].tid,
+		if (json_array_append_new(threads, json_pack("{s:i, s:I, s:I, "
+				"s:b}", "tid", b->threads[i].tid,
 				"trace_bytes",
 				(json_int_t) b->threads[i].trace_size,
-				"lost", (json_int_t) b->threads[i].lost))) {
+				"lost", (json_int_t) b->threads[i].lost,
+				"ended", b->threads[i].ended))) {
 			json_decref(threads);
 			threads = NULL;
 		}
 	return threads;
+}
+
+/* The side-band's execs, in order: the program's start (no path: the
+   program the bundle names) and each exec after it.  */
+static json_t *bt_info_execs_json(const struct bt_bundle *b)
+{
+	json_t *execs = json_array();
+
+	for (size_t i = 0; execs && i < b->nsideband; ++i)
+		if (b->sideband[i].kind == bts_exec &&
+		    json_array_append_new(execs, json_pack("{s:i, s:s}",
+				"tid", b->sideband[i].tid, "path",
+				b->sideband[i].path ? b->sideband[i].path
+				: ""))) {
+			json_decref(execs);
+			execs = NULL;
+		}
+	return execs;
 }
 
 static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
@@ -356,7 +395,8 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 		const struct bt_trigger *t = &b->trigger;
 
 		return bt_print_json(json_pack("{s:s, s:I, s:i, s:i, s:I, s:I, "
-			"s:I, s:I, s:o, s:{s:s, s:i, s:i, s:I}, s:I}",
+			"s:I, s:I, s:o, s:{s:s, s:i, s:i, s:I}, s:I, s:o, "
+			"s:{s:I, s:I, s:I}}",
 			"format", b->format == btf_pt ? "pt" : "bts",
 			"buffer_size", (json_int_t) b->buffer_size,
 			"pid", b->pid, "tid", b->tid,
@@ -368,7 +408,11 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 			"trigger", "kind", bt_trigger_name(t->kind),
 			"tid", t->tid, "signal", t->signal,
 			"sequence", (json_int_t) t->sequence,
-			"core_threads", (json_int_t) b->ncore_threads));
+			"core_threads", (json_int_t) b->ncore_threads,
+			"execs", bt_info_execs_json(b),
+			"ended", "budget", (json_int_t) b->ended.budget,
+			"dropped", (json_int_t) b->ended.dropped,
+			"dropped_bytes", (json_int_t) b->ended.dropped_bytes));
 	}
 
 	printf("Active record target: record-btrace\n");

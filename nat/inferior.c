@@ -223,6 +223,8 @@ static void nat_child_exec(const struct nat_start_opts *opts,
 		if (wargv)
 			execvpe(wargv[0], wargv, envp);
 		errno = wargv ? errno : ENOMEM;
+	} else if (opts->exec_path) {
+		execve(opts->exec_path, argv, envp);
 	} else {
 		execvpe(argv[0], argv, envp);
 	}

@@ -86,6 +86,13 @@ void nat_remove_thread(struct nat_process *proc, struct nat_thread *thread)
 	}
 }
 
+void nat_thread_exited(struct nat_target *target, struct nat_thread *thread)
+{
+	if (thread->btrace && target->on_thread_exit)
+		target->on_thread_exit(target->on_new_thread_ctx, thread);
+	nat_remove_thread(thread->proc, thread);
+}
+
 struct nat_thread *nat_lookup_tid(struct nat_target *target, pid_t tid)
 {
 	for (struct nat_process *proc = target->procs; proc; proc = proc->next)

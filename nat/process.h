@@ -11,6 +11,10 @@ void nat_remove_process(struct nat_target *target, struct nat_process *proc);
 struct nat_thread *nat_add_thread(struct nat_process *proc, pid_t tid);
 void nat_remove_thread(struct nat_process *proc, struct nat_thread *thread);
 
+/* THREAD (not its process's leader) has exited: the target's
+   on_thread_exit hook sees it while its trace is there, then it goes. */
+void nat_thread_exited(struct nat_target *target, struct nat_thread *thread);
+
 /* The thread TID in any process.  */
 struct nat_thread *nat_lookup_tid(struct nat_target *target, pid_t tid);
 

@@ -43,7 +43,7 @@ void nat_stop_all(struct nat_target *target)
 		if (nat_waitpid(thread->tid, &status, 0) < 0) {
 			thread->state = nat_thread_stopped;
 			if (thread->tid != thread->proc->pid)
-				nat_remove_thread(thread->proc, thread);
+				nat_thread_exited(target, thread);
 			continue;
 		}
 		nat_handle_status(target, thread, status, 1);
@@ -145,7 +145,7 @@ void nat_stop_process(struct nat_target *target, struct nat_process *proc)
 		if (nat_waitpid(thread->tid, &status, 0) < 0) {
 			thread->state = nat_thread_stopped;
 			if (thread->tid != proc->pid)
-				nat_remove_thread(proc, thread);
+				nat_thread_exited(target, thread);
 			continue;
 		}
 		nat_handle_status(target, thread, status, 1);

@@ -154,6 +154,10 @@ struct nat_start_opts {
 	   words the shell splits; NULL for none.  */
 	const char *wrapper;
 	char *const *envp;          /* NULL: ptstub's own environment */
+	/* Without a shell or wrapper: the file to execve with argv as
+	   given (the caller searched PATH); NULL: execvp's search of
+	   argv[0].  */
+	const char *exec_path;
 	/* The client talks over our stdin/stdout: the program gets
 	   /dev/null and our stderr instead.  */
 	int keep_stdio_free;
@@ -211,6 +215,10 @@ struct nat_target {
 	/* Called after an emulated thread changed its process's mappings
 	   (mmap, munmap, ...), with on_new_thread_ctx; NULL for none.  */
 	void (*on_map_change)(void *ctx, pid_t tid);
+	/* Called with a traced thread (not a leader) that has exited, just
+	   before it and its trace go, with on_new_thread_ctx: its trace is
+	   still readable (the recorder keeps it); NULL for none.  */
+	void (*on_thread_exit)(void *ctx, struct nat_thread *thread);
 	/* Bytes between PSB+ in emulated PT traces enabled from now on
 	   (0: the emulator's default).  */
 	uint32_t btrace_psb_period;

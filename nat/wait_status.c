@@ -109,7 +109,14 @@ static int nat_classify_trap(struct nat_target *target,
 	int slot;
 
 	memset(&si, 0, sizeof(si));
-	ptrace(PTRACE_GETSIGINFO, thread->tid, 0, &si);
+	if (ptrace(PTRACE_GETSIGINFO, thread->tid, 0, &si) < 0 &&
+	    errno == ESRCH) {
+		/* A SIGKILL took it between its stop and now: the stop is
+		   stale (reporting it failed on the registers and ended the
+		   session) and the wait reports the death next.  */
+		thread->state = nat_thread_running;
+		return nat_consumed;
+	}
 
 	slot = nat_debugregs_hit(&proc->dr, thread->tid);
 	if (slot >= 0) {
@@ -320,7 +327,7 @@ int nat_handle_status(struct nat_target *target,
 				nat_set_pending(thread, status, nat_stop_none);
 				return nat_reportable;
 			}
-			nat_remove_thread(proc, thread);
+			nat_thread_exited(target, thread);
 			return nat_gone;
 		}
 		nat_set_pending(thread, status, nat_stop_none);
@@ -424,7 +431,7 @@ void nat_fill_event(struct nat_target *target,
 		/* A thread's own exit: the event outlives the thread.  */
 		ev->kind = nat_ev_thread_exited;
 		ev->status = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
-		nat_remove_thread(proc, thread);
+		nat_thread_exited(target, thread);
 		return;
 	}
 	if (WIFEXITED(status) || WIFSIGNALED(status)) {

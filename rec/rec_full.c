@@ -90,6 +90,49 @@ static void rec_take_bts(struct rec_stream *s, const uint8_t *flat,
 	rec_take_units(s, flat, n, st->recorded, 16);
 }
 
+void rec_full_drain_thread(struct recorder *rec, struct nat_thread *t,
+			   int ended)
+{
+	struct nat_btrace_status st;
+	struct rec_stream *s;
+	int bts;
+
+	if (!rec->opts.full || !t->btrace)
+		return;
+	bts = t->btrace->format != trace_format_pt;
+	s = rec_stream_of(rec, t->proc->pid, t->tid, bts);
+	if (!s)
+		return;
+	s->ended |= ended;
+	if (!bts) {
+		struct ps_buf raw;
+
+		/* The status after the read: reading flushes the emulator's
+		   batched bits into the ring.  */
+		ps_buf_init(&raw);
+		if (nat_btrace_read_pt(t, nat_btrace_read_copy, &raw) == 0 &&
+		    nat_btrace_status(t, &st) == 0)
+			rec_take_units(s, (const uint8_t *) raw.data, raw.len,
+				       st.recorded, 1);
+		ps_buf_fini(&raw);
+	} else if (nat_btrace_status(t, &st) == 0 && st.recorded > s->taken) {
+		struct trace_blocks b;
+		uint8_t *flat;
+
+		trace_blocks_init(&b);
+		if (nat_btrace_read_bts(t, nat_btrace_read_copy, &b) == 0 &&
+		    (flat = malloc(b.len * 16 + 1))) {
+			for (size_t i = 0; i < b.len; i++) {
+				memcpy(flat + 16 * i, &b.block[i].begin, 8);
+				memcpy(flat + 16 * i + 8, &b.block[i].end, 8);
+			}
+			rec_take_bts(s, flat, b.len, &st);
+			free(flat);
+		}
+		trace_blocks_fini(&b);
+	}
+}
+
 void rec_full_drain(struct recorder *rec)
 {
 	if (!rec->opts.full)
@@ -97,53 +140,8 @@ void rec_full_drain(struct recorder *rec)
 	for (struct nat_process *p = rec->target->procs; p; p = p->next) {
 		if (!rec_space_of(rec, p->pid))
 			continue;
-		for (struct nat_thread *t = p->threads; t; t = t->next) {
-			struct nat_btrace_status st;
-			struct rec_stream *s;
-			int bts;
-
-			if (!t->btrace)
-				continue;
-			bts = t->btrace->format != trace_format_pt;
-			s = rec_stream_of(rec, p->pid, t->tid, bts);
-			if (!s)
-				continue;
-			if (!bts) {
-				struct ps_buf raw;
-
-				/* The status after the read: reading flushes
-				   the emulator's batched bits into the ring.  */
-				ps_buf_init(&raw);
-				if (nat_btrace_read_pt(t, nat_btrace_read_copy,
-						       &raw) == 0 &&
-				    nat_btrace_status(t, &st) == 0)
-					rec_take_units(s, (const uint8_t *)
-						       raw.data, raw.len,
-						       st.recorded, 1);
-				ps_buf_fini(&raw);
-			} else if (nat_btrace_status(t, &st) < 0 ||
-				   st.recorded <= s->taken) {
-				continue;
-			} else {
-				struct trace_blocks b;
-				uint8_t *flat;
-
-				trace_blocks_init(&b);
-				if (nat_btrace_read_bts(t, nat_btrace_read_copy,
-							&b) == 0 &&
-				    (flat = malloc(b.len * 16 + 1))) {
-					for (size_t i = 0; i < b.len; i++) {
-						memcpy(flat + 16 * i,
-						       &b.block[i].begin, 8);
-						memcpy(flat + 16 * i + 8,
-						       &b.block[i].end, 8);
-					}
-					rec_take_bts(s, flat, b.len, &st);
-					free(flat);
-				}
-				trace_blocks_fini(&b);
-			}
-		}
+		for (struct nat_thread *t = p->threads; t; t = t->next)
+			rec_full_drain_thread(rec, t, 0);
 	}
 }
 
@@ -174,6 +172,7 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *b)
 
 		t->tid = s->tid;
 		t->lost = s->lost;
+		t->ended = s->ended;
 		t->trace = s->data;
 		t->trace_size = s->len;
 		/* Bundles keep BTS blocks newest first: the open one, then

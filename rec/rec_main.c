@@ -28,6 +28,10 @@ static void rec_usage(FILE *out)
 	      "\n"
 	      "  -o, --output=FILE     The first snapshot's file (ptstub.ptb).\n"
 	      "  --size=BYTES          Each thread's ring (4M; K, M, G suffixes).\n"
+	      "  --ended-size=BYTES    The traces of threads that ended, kept\n"
+	      "                        for later snapshots (each its ring's\n"
+	      "                        last), at most BYTES in all (16 rings:\n"
+	      "                        64M); past it the oldest go first.\n"
 	      "  --format=pt|bts       The trace format (pt).\n"
 	      "  --full                Keep the whole trace, not the last ring's\n"
 	      "                        worth; one bundle at the end.  What the\n"
@@ -50,7 +54,7 @@ static void rec_usage(FILE *out)
 }
 
 enum {
-	opt_size = 256, opt_format, opt_full, opt_inherit, opt_trigger,
+	opt_size = 256, opt_ended_size, opt_format, opt_full, opt_inherit, opt_trigger,
 	opt_trigger_count, opt_at_exit, opt_attach, opt_source, opt_engine,
 	opt_norandom,
 	opt_random, opt_help,
@@ -59,6 +63,7 @@ enum {
 static const struct option rec_options_long[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "size", required_argument, NULL, opt_size },
+	{ "ended-size", required_argument, NULL, opt_ended_size },
 	{ "format", required_argument, NULL, opt_format },
 	{ "full", no_argument, NULL, opt_full },
 	{ "inherit", no_argument, NULL, opt_inherit },
@@ -133,6 +138,14 @@ static int rec_parse(int argc, char **argv, struct rec_options *o,
 			if (rec_parse_size(optarg, &o->size) < 0) {
 				fprintf(stderr, "ptstub record: bad --size %s: "
 					"use BYTES, with K, M or G\n", optarg);
+				return -1;
+			}
+			break;
+		case opt_ended_size:
+			if (rec_parse_size(optarg, &o->ended_size) < 0) {
+				fprintf(stderr, "ptstub record: bad "
+					"--ended-size %s: use BYTES, with K, "
+					"M or G\n", optarg);
 				return -1;
 			}
 			break;
@@ -221,6 +234,9 @@ int rec_main(int argc, char **argv)
 		return 2;
 	if (!o.trigger_count)
 		o.trigger_count = 1;
+	/* Room for sixteen ended threads' whole rings.  */
+	if (!o.ended_size)
+		o.ended_size = 16 * o.size;
 	if (attach ? optind != argc - 1 : optind >= argc) {
 		rec_usage(stderr);
 		return 2;

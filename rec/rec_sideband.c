@@ -142,12 +142,15 @@ int rec_sideband_add(struct rec_space *sp, uint32_t kind, pid_t tid,
 		return err;
 	/* After an exec, the mappings start over; the new program's first
 	   ones (itself, the dynamic loader) are events too, so that the
-	   side-band alone says what code each program had.  */
+	   side-band alone says what code each program had.  So is its
+	   vDSO, the kernel's code, where this program has it: an older
+	   program's calls there decode against the bundle's copy.  */
 	nat_maps_fini(&sp->known);
 	nat_maps_init(&sp->known);
 	nat_maps_read(&sp->known, tid);
 	for (size_t i = 0; !err && i < sp->known.count; i++)
-		if (rec_is_code(&sp->known.map[i]))
+		if (rec_is_code(&sp->known.map[i]) ||
+		    !strcmp(sp->known.map[i].path, "[vdso]"))
 			err = rec_map_event(sp, bts_map, tid, &sp->known.map[i]);
 	return err;
 }
@@ -198,7 +201,7 @@ size_t rec_sideband_gone(const struct rec_space *sp, struct bt_mapping *maps,
 		const struct bt_sideband *e = &sp->sideband[i];
 		int clash = 0;
 
-		if (e->kind != bts_map)
+		if (e->kind != bts_map || e->path[0] != '/')
 			continue;
 		/* A file is decoded at one place: one still mapped (or
 		   mapped again elsewhere) wins.  */

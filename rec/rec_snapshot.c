@@ -12,6 +12,7 @@
 #include "common/gdb_signals.h"
 
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@ struct rec_parts {
 	struct ps_buf *raw;
 	struct bt_bts_block **bts;
 	size_t nthreads;
+	size_t nlive;             /* the first NLIVE are live: RAW, BTS */
 	struct bt_mapping *mappings;
 	size_t nmappings;
 	struct bt_pages *pages, *memory;
@@ -40,7 +42,7 @@ struct rec_parts {
 
 static void rec_parts_fini(struct rec_parts *p)
 {
-	for (size_t i = 0; i < p->nthreads; i++) {
+	for (size_t i = 0; i < p->nlive; i++) {
 		ps_buf_fini(&p->raw[i]);
 		free(p->bts[i]);
 	}
@@ -75,9 +77,9 @@ static size_t rec_count_threads(const struct nat_process *proc)
 
 /* One thread's trace as a bundle keeps it: PT bytes, or BTS blocks
    newest first.  */
-static int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
-			    struct ps_buf *raw, struct bt_bts_block **bts,
-			    uint64_t *start)
+int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
+		     struct ps_buf *raw, struct bt_bts_block **bts,
+		     uint64_t *start)
 {
 	struct nat_btrace_status st;
 	struct trace_blocks blocks;
@@ -116,9 +118,12 @@ static int rec_thread_trace(struct nat_thread *t, struct bt_thread *bt,
 	return err;
 }
 
-static int rec_threads(struct nat_process *proc, struct rec_parts *p)
+/* The live threads' rings, then the ended threads' traces the recorder
+   kept (theirs to free).  */
+static int rec_threads(const struct recorder *rec, struct nat_process *proc,
+		       struct rec_parts *p)
 {
-	size_t n = rec_count_threads(proc);
+	size_t n = rec_count_threads(proc) + rec_ended_count(rec, proc->pid);
 
 	p->threads = calloc(n + 1, sizeof(*p->threads));
 	p->start = calloc(n + 1, sizeof(*p->start));
@@ -134,7 +139,7 @@ static int rec_threads(struct nat_process *proc, struct rec_parts *p)
 		if (!t->btrace)
 			continue;
 		ps_buf_init(&p->raw[p->nthreads]);
-		p->nthreads++;
+		p->nlive = ++p->nthreads;
 		err = rec_thread_trace(t, bt, &p->raw[p->nthreads - 1],
 				       &p->bts[p->nthreads - 1],
 				       &p->start[p->nthreads - 1]);
@@ -145,6 +150,8 @@ static int rec_threads(struct nat_process *proc, struct rec_parts *p)
 			bt->has_pc = 1;
 		}
 	}
+	p->nthreads += rec_ended_fill(rec, proc->pid,
+				      &p->threads[p->nthreads]);
 	return p->nthreads ? 0 : -pse_notfound;
 }
 
@@ -354,7 +361,7 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	memset(&p, 0, sizeof(p));
 	memset(&b, 0, sizeof(b));
 	nat_maps_init(&p.maps);
-	err = rec_threads(proc, &p);
+	err = rec_threads(rec, proc, &p);
 	if (!err)
 		err = rec_memory(proc, &p, with_core,
 				 sp ? sp->nsideband : 0);
@@ -407,6 +414,13 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 	b.ncore_pages = p.nmemory;
 	b.auxv = auxv ? p.auxv : NULL;
 	b.auxv_size = auxv;
+	/* Ended threads: what was kept, within which budget, what was
+	   dropped (--full keeps every thread's whole stream instead).  */
+	if (!rec->opts.full && sp) {
+		b.ended.budget = rec->opts.ended_size;
+		b.ended.dropped = sp->ended_dropped;
+		b.ended.dropped_bytes = sp->ended_dropped_bytes;
+	}
 	rec_full_fill(rec, &b);
 	/* An exec is placed in the trace of the thread that made it (the
 	   process's only one then, with its id).  */
@@ -437,6 +451,14 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 				strerror(-err));
 		else
 			rec_print(rec, &b, tr, size, file);
+		if (!err && b.ended.dropped)
+			fprintf(rec->opts.log, "ptstub: snapshot %u: %" PRIu32
+				" ended thread%s left out (%" PRIu64 " bytes "
+				"of trace), the oldest, to keep ended threads "
+				"within --ended-size=%zu\n", rec->snapshots,
+				b.ended.dropped, b.ended.dropped == 1 ? ""
+				: "s", b.ended.dropped_bytes,
+				rec->opts.ended_size);
 	}
 	if (err < 0)
 		rec->failed++;

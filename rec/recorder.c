@@ -59,6 +59,7 @@ int rec_init(struct recorder *rec, struct nat_target *target,
 	target->on_new_thread = rec_new_thread;
 	target->on_new_thread_ctx = rec;
 	target->on_map_change = rec_map_change;
+	target->on_thread_exit = rec_thread_exit;
 
 	/* SIGUSR2 asks for a snapshot; SIGINT and SIGTERM end an attached
 	   recording.  They come through a signalfd so that the wait for the
@@ -88,6 +89,7 @@ void rec_fini(struct recorder *rec)
 	rec->spaces = NULL;
 	rec->nspaces = rec->spaces_cap = 0;
 	rec_full_fini(rec);
+	rec_ended_fini(rec);
 }
 
 int rec_trace_thread(struct recorder *rec, struct nat_thread *thread)
@@ -119,16 +121,38 @@ int rec_start(struct recorder *rec, char *const argv[])
 {
 	struct nat_process *proc;
 	struct rec_space *sp;
+	char why[1024], *file;
 	int status, err;
 
-	err = nat_create_inferior(rec->target, argv, &rec->pid, &status);
+	/* PROG itself, found here as execvp would: the first exec the
+	   recording sees is the program's, and a program that cannot run
+	   is named with the reason.  */
+	err = rec_find_program(argv[0], getenv("PATH"), &file, why,
+			       sizeof(why));
 	if (err < 0) {
-		fprintf(rec->opts.log, "ptstub: cannot run %s: %s\n", argv[0],
-			errno ? strerror(errno) : "it exited at once");
-		/* As a shell would: 127 for a program not found.  */
-		rec->start_status = status;
+		fprintf(rec->opts.log, "ptstub: cannot run %s\n", why);
+		/* As a shell would: 127 not found, 126 found but not
+		   runnable.  */
+		rec->start_status = err == -ENOENT ? 127 : 126;
+		return -pse_noproc;
+	}
+	rec->target->start.exec_path = file;
+	err = nat_create_inferior(rec->target, argv, &rec->pid, &status);
+	rec->target->start.exec_path = NULL;
+	if (err < 0) {
+		int e = errno;
+
+		if (e)
+			rec_exec_error(file, e, why, sizeof(why));
+		else
+			snprintf(why, sizeof(why), "%s: it exited at once",
+				 file);
+		fprintf(rec->opts.log, "ptstub: cannot run %s\n", why);
+		rec->start_status = !e ? status : e == ENOENT ? 127 : 126;
+		free(file);
 		return err;
 	}
+	free(file);
 	proc = nat_find_process(rec->target, rec->pid);
 	err = rec_trace_process(rec, proc);
 	sp = rec_space_new(rec, rec->pid, NULL);
@@ -343,8 +367,10 @@ static int rec_event(struct recorder *rec, const struct nat_event *ev,
 	switch (ev->kind) {
 	case nat_ev_exited:
 	case nat_ev_signalled:
-		if (ev->pid != rec->pid)
+		if (ev->pid != rec->pid) {
+			rec_ended_forget(rec, ev->pid);
 			break;
+		}
 		*status = ev->kind == nat_ev_exited ? (ev->status & 0xff) << 8
 			: ev->sig;
 		return 1;
@@ -365,6 +391,10 @@ static int rec_event(struct recorder *rec, const struct nat_event *ev,
 			break;
 		rec_sideband_add(sp, bts_exec, ev->tid, ev->path);
 		rec_exec_place(rec, sp, ev);
+		/* The old program's ended threads ran code that is gone.  */
+		rec_ended_forget(rec, ev->pid);
+		sp->ended_dropped = 0;
+		sp->ended_dropped_bytes = 0;
 		/* A new program: its function is elsewhere, if anywhere.  */
 		if (sp->trigger_addr)
 			rec_arm_trigger(rec, sp);

@@ -20,6 +20,8 @@ struct bt_sideband;
 struct bt_bundle;
 struct bt_thread;
 struct bt_mapping;
+struct bt_bts_block;
+struct ps_buf;
 
 /* --full: one thread's whole trace.  */
 struct rec_stream {
@@ -31,11 +33,22 @@ struct rec_stream {
 	uint64_t lost;             /* units that wrapped away untaken */
 	uint8_t tail[16];          /* BTS: the open block at the last drain */
 	int has_tail;
+	int ended;                 /* the thread has exited */
+};
+
+/* A thread that ended: the trace its ring held then, as a bundle keeps
+   it (PT bytes, BTS blocks newest first).  */
+struct rec_ended {
+	pid_t pid, tid;
+	uint8_t *data;
+	size_t size;
+	uint64_t lost;             /* units its ring had overwritten */
 };
 
 struct rec_options {
 	const char *output;        /* FILE: snapshots FILE, FILE.1, ... */
 	size_t size;               /* per-thread ring, bytes */
+	size_t ended_size;         /* ended threads' traces, bytes in all */
 	int format;                /* enum trace_format */
 	int full;                  /* --full: keep everything */
 	int inherit;               /* follow fork children */
@@ -77,6 +90,9 @@ struct rec_space {
 	struct rec_exec_at *sideband_at;   /* an exec's place in its trace */
 	size_t nsideband, sideband_cap;
 	struct nat_maps known;     /* the mappings at the last change */
+	/* Its ended threads dropped to keep within --ended-size.  */
+	uint32_t ended_dropped;
+	uint64_t ended_dropped_bytes;
 };
 
 struct recorder {
@@ -98,6 +114,10 @@ struct recorder {
 	size_t nstreams, streams_cap;
 	struct bt_thread *full_threads;   /* rec_full_fill's, kept here */
 	uint8_t **full_bts;
+	/* Ended threads' traces, in the order they ended (rec_ended.c).  */
+	struct rec_ended *ended;
+	size_t nended, ended_cap;
+	size_t ended_bytes;
 };
 
 int rec_init(struct recorder *rec, struct nat_target *target,
@@ -114,6 +134,33 @@ int rec_run(struct recorder *rec, int *status);
 
 /* Trace THREAD (stopped) as the options say; a new thread or child.  */
 int rec_trace_thread(struct recorder *rec, struct nat_thread *thread);
+
+/* THREAD's trace as a bundle keeps it (rec_snapshot.c), in BT: PT bytes
+   in RAW, or BTS blocks newest first in *BTS (malloc'ed); *START is the
+   oldest unit's place in all the ring recorded.  */
+int rec_thread_trace(struct nat_thread *thread, struct bt_thread *bt,
+		     struct ps_buf *raw, struct bt_bts_block **bts,
+		     uint64_t *start);
+
+/* Ended threads (rec_ended.c).  nat's on_thread_exit hook: keep the
+   trace of THREAD (traced, exiting) for later snapshots, or with --full
+   drain its ring into its stream.  */
+void rec_thread_exit(void *ctx, struct nat_thread *thread);
+/* Keep THREAD's trace now, dropping the oldest ended threads' past
+   --ended-size.  */
+int rec_ended_add(struct recorder *rec, struct nat_thread *thread);
+/* ... the trace DATA (SIZE bytes, malloc'ed: the recorder's now) of
+   thread TID of PID.  */
+int rec_ended_keep(struct recorder *rec, pid_t pid, pid_t tid,
+		   uint8_t *data, size_t size, uint64_t lost);
+/* How many ended threads of process PID are kept; put them in THREADS
+   (room for that many), returning the count.  */
+size_t rec_ended_count(const struct recorder *rec, pid_t pid);
+size_t rec_ended_fill(const struct recorder *rec, pid_t pid,
+		      struct bt_thread *threads);
+/* PID exec'd or is gone: its ended threads go, uncounted.  */
+void rec_ended_forget(struct recorder *rec, pid_t pid);
+void rec_ended_fini(struct recorder *rec);
 
 /* Write snapshot number rec->snapshots of PROC for TRIGGER (every thread
    stopped); prints its line.  WITH_CORE adds registers and memory.  With
@@ -157,6 +204,18 @@ void rec_map_change(void *ctx, pid_t tid);
 size_t rec_sideband_gone(const struct rec_space *sp, struct bt_mapping *maps,
 			 size_t n);
 
+/* PROG as execvp finds it (rec_path.c): NAME itself if it holds a slash,
+   else the first runnable NAME in the directories of PATH_ENV (NULL:
+   execvp's default).  *FILE is malloc'ed; -errno with WHY naming the
+   cause (not found, a directory, not executable).  */
+int rec_find_program(const char *name, const char *path_env, char **file,
+		     char *why, size_t why_len);
+
+/* Why execve of FILE failed with ERRNO_VALUE, said for a user: for
+   ENOENT of a file that is there, its missing interpreter.  */
+void rec_exec_error(const char *file, int errno_value, char *why,
+		    size_t len);
+
 /* The file of snapshot N: FILE, then FILE.1, FILE.2, ... (malloc'ed).  */
 char *rec_output_name(const char *file, unsigned n);
 
@@ -176,6 +235,9 @@ int rec_arm_trigger(struct recorder *rec, struct rec_space *sp);
 /* --full (rec_full.c): move what each ring holds that was not taken yet
    into the thread's stream, counting what wrapped away meanwhile.  */
 void rec_full_drain(struct recorder *rec);
+/* ... of THREAD alone; ENDED: it has exited (the bundle says so).  */
+void rec_full_drain_thread(struct recorder *rec, struct nat_thread *thread,
+			   int ended);
 /* Put the streams in BUNDLE's threads in place of the rings.  */
 void rec_full_fill(struct recorder *rec, struct bt_bundle *bundle);
 /* The lines that say what could not be kept.  */

@@ -30,3 +30,14 @@ EXTRA_DIST += testsuite/layers_check.py doc/HACKING.md
 # debian/control's Build-Depends against `./bootstrap --packages build`.
 TESTS += testsuite/build_deps_check.py
 EXTRA_DIST += testsuite/build_deps_check.py
+
+# `make distcheck-quick`: make distcheck (the tarball built out of tree,
+# installed, uninstalled, cleaned) with the tarball's tests cut to the
+# unit tests, the emulator's oracle and the layer check, the run CI
+# can afford beside the whole suite in the clone (`make distcheck` runs
+# everything).
+DISTCHECK_TESTS = $(unit_tests) testsuite/emu/emu_oracle_test \
+	testsuite/layers_check.py
+distcheck-quick:
+	$(MAKE) $(AM_MAKEFLAGS) distcheck TESTS='$(DISTCHECK_TESTS)'
+.PHONY: distcheck-quick

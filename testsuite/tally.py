@@ -7,7 +7,7 @@ one closing line `check: N passed, N failed, N skipped`.
 Each PATH is a .trs file, a test's .log (its .trs beside it is read), or a
 folder searched for .trs files (default: the current folder).  XFAIL counts
 as passed; XPASS, ERROR and a named test without a .trs as failed.  Exit status 1 if any test failed,
-2 if no results were found."""
+2 if no results were found.  Each failed test's last lines come first."""
 
 import os
 import sys
@@ -15,6 +15,7 @@ import sys
 PASSED = {"PASS", "XFAIL"}
 FAILED = {"FAIL", "XPASS", "ERROR"}
 SKIPPED = {"SKIP"}
+TAIL_LINES = 25
 
 
 def trs_files(paths):
@@ -65,8 +66,18 @@ def main(argv):
         elif result in SKIPPED:
             skipped += 1
         else:
-            failed.append(f"{result}: {os.path.normpath(name)}")
-    for line in failed:
+            failed.append((f"{result}: {os.path.normpath(name)}",
+                           name + ".log"))
+    # A failed test's last lines, so that a CI log names the cause.
+    for line, log in failed:
+        print(f"--- the end of {log}:")
+        try:
+            with open(log, errors="replace") as f:
+                for tail in f.readlines()[-TAIL_LINES:]:
+                    print(f"    {tail.rstrip()}")
+        except OSError:
+            print("    (no log)")
+    for line, _ in failed:
         print(line)
     print(f"check: {passed} passed, {len(failed)} failed, {skipped} skipped")
     if failed:

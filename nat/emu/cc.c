@@ -219,7 +219,7 @@ int cc_thread_data(struct cc *cc, pid_t tid)
 		return 0;
 	if (cc->th.data)
 		return -pse_unsupported;
-	err = cc_inject_mmap(tid, mem, cc->syscall_at, 0, false,
+	err = cc_inject_mmap(tid, mem, cc->syscall_at, cc_data_hint, true,
 			     cc_data_size(cc), PROT_READ | PROT_WRITE,
 			     CC_MAP_NAME("branch log"), &addr);
 	if (err < 0)

@@ -116,21 +116,22 @@ uint64_t cc_free_range(pid_t pid, uint64_t near, uint64_t size,
 
 		if (!last && sscanf(line, "%llx-%llx", &s, &e) != 2)
 			continue;
-		/* The gap [prev_end, s): the top of the gap below NEAR, or
-		   its bottom above NEAR; a page apart from its neighbours. */
+		/* The gap [prev_end, s): as close as it comes to half the
+		   distance below NEAR, a page apart from its neighbours.  */
 		if (s > prev_end + size + 2 * 4096) {
 			uint64_t lo = prev_end + 4096, hi = s - 4096 - size;
-			uint64_t want = near > size ? (near - size) & ~0xfffull
-				: lo;
+			uint64_t want = near > size + dist / 2 ?
+				(near - size - dist / 2) & ~0xfffull : lo;
 			uint64_t cand = want < lo ? lo : want > hi ? hi : want;
 			uint64_t a = cand > near ? cand - near : near - cand;
 			uint64_t b = cand + size > near ? cand + size - near
 				: near - cand - size;
 			uint64_t d = a > b ? a : b;
+			uint64_t off = cand > want ? cand - want : want - cand;
 
-			if (d < dist && d < best_d) {
+			if (d < dist && off < best_d) {
 				best = cand;
-				best_d = d;
+				best_d = off;
 			}
 		}
 		if (last)

@@ -30,8 +30,8 @@ static inline bool cc_inject_own_mapping(const char *path)
 		       sizeof("/memfd:" CC_MAP_NAME("")) - 1) == 0;
 }
 
-/* Map SIZE bytes with PROT in TID near HINT (within reach of rel32 from
-   it when NEAR), private.  With NAME, from a memfd of that name (so
+/* Map SIZE bytes with PROT in TID near HINT (within 1 GiB of it, so
+   within reach of rel32, when NEAR; cc_free_range), private.  With NAME, from a memfd of that name (so
    /proc/PID/maps says "/memfd:NAME"; its descriptor is closed again),
    else anonymous.  *ADDR gets the address.  */
 int cc_inject_mmap(pid_t tid, struct nat_mem *mem, uint64_t at,
@@ -43,7 +43,12 @@ int cc_inject_mprotect(pid_t tid, struct nat_mem *mem, uint64_t at,
 		       uint64_t addr, uint64_t size, int prot);
 
 /* A free range of SIZE bytes in PID's map whose every byte is within
-   DIST of NEAR, the closest one below NEAR preferred; 0 if none.  */
+   DIST of NEAR, the one closest to DIST/2 below NEAR preferred; 0 if
+   none.  Half the reach away, the engine's mappings stay out of the
+   way of the kernel's top-down mmaps and of the heap, so the program's
+   own mappings land where they would without the engine (libc moved
+   by the size of the branch log, and a whole run's trace parted from
+   its single-step run at the first call into libc).  */
 uint64_t cc_free_range(pid_t pid, uint64_t near, uint64_t size,
 		       uint64_t dist);
 

@@ -31,6 +31,11 @@ enum { cc_chunk_size = 4 << 20, cc_chunk_head = 16, cc_max_chunks = 64 };
 enum { cc_page = 4096, cc_log_default = 1 << 20,
        cc_log_off = cc_ctl_table + cc_table_size * 16 };
 
+/* Where per-thread data goes: far below the kernel's top-down mmaps
+   (their base is within 1 TiB below 0x7fffffffffff) and far above the
+   heap, so that the program's own mappings are not moved.  */
+#define cc_data_hint 0x7e0000000000ull
+
 struct cc_chunk {
 	uint64_t addr, used;
 };

@@ -304,8 +304,11 @@ int emu_disable(struct emu *emu, pid_t tid)
 	if (!emu->ntraced) {
 		emu_unplant_all(emu);
 		if (emu->cc) {
-			/* Its mappings go with the last traced thread.  */
-			cc_free(emu->cc, tid);
+			/* Its mappings go with the last traced thread; a
+			   thread at its exit stop runs no injected call (the
+			   call would end it, and the memory with it), and
+			   the mappings go with the process.  */
+			cc_free(emu->cc, th->exiting ? 0 : tid);
 			emu->cc = NULL;
 			cc_alloc(&emu->cc, emu);
 		}

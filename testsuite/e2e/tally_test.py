@@ -25,6 +25,11 @@ def tally(*args):
     return p.returncode, p.stdout.splitlines()
 
 
+def names(lines):
+    """The result lines, without the failed logs' tails."""
+    return [l for l in lines if not l.startswith(("    ", "--- "))]
+
+
 class TallyTest(unittest.TestCase):
     def test_counts_and_names(self):
         with tempfile.TemporaryDirectory() as d:
@@ -37,7 +42,7 @@ class TallyTest(unittest.TestCase):
                   ":global-test-result: XPASS")
             rc, out = tally(d)
         self.assertEqual(out[-1], "check: 2 passed, 2 failed, 1 skipped")
-        self.assertEqual(sorted(out[:-1]),
+        self.assertEqual(sorted(names(out[:-1])),
                          [f"FAIL: {d}/a/bad", f"XPASS: {d}/b/xpass"])
         self.assertEqual(rc, 1)
 
@@ -53,8 +58,20 @@ class TallyTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as d:
             ok = write(d, "ok", ":global-test-result: PASS")
             rc, out = tally(ok, os.path.join(d, "never.log"))
-        self.assertEqual(out, [f"NOT RUN: {d}/never",
-                               "check: 1 passed, 1 failed, 0 skipped"])
+        self.assertEqual(names(out), [f"NOT RUN: {d}/never",
+                                      "check: 1 passed, 1 failed, 0 skipped"])
+        self.assertIn("    (no log)", out)
+
+    def test_failed_log_tail_comes_first(self):
+        with tempfile.TemporaryDirectory() as d:
+            write(d, "bad", ":global-test-result: FAIL")
+            with open(os.path.join(d, "bad.log"), "w") as f:
+                f.writelines(f"line {i}\n" for i in range(100))
+            rc, out = tally(d)
+        self.assertEqual(out[0], f"--- the end of {d}/bad.log:")
+        self.assertEqual(out[1:26], [f"    line {i}" for i in range(75, 100)])
+        self.assertEqual(out[26:], [f"FAIL: {d}/bad",
+                                    "check: 0 passed, 1 failed, 0 skipped"])
 
     def test_all_passing_exits_zero(self):
         with tempfile.TemporaryDirectory() as d:

@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include "testsuite/exact/exact_check.h"
 #include "nat/maps.h"
+#include "common/ps_error.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <intel-pt.h>
 #include <limits.h>
@@ -9,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,6 +111,33 @@ void xc_where(pid_t pid, uint64_t ip, char *out, size_t len)
 			break;
 		}
 	nat_maps_fini(&maps);
+}
+
+int xc_hide_vdso(struct drv_proc *proc)
+{
+	struct user_regs_struct regs;
+	uint64_t sp, argc, word, pair[2], ignore = AT_IGNORE;
+
+	if (!proc->whole ||
+	    ptrace(PTRACE_GETREGS, proc->pid, 0, &regs) < 0 ||
+	    nat_mem_read(&proc->mem, regs.rsp, &argc, 8) != 8)
+		return -pse_invalid;
+	/* The initial stack: argc, argv and NULL, envp and NULL, auxv.  */
+	sp = regs.rsp + 8 + (argc + 1) * 8;
+	do {
+		if (nat_mem_read(&proc->mem, sp, &word, 8) != 8)
+			return -pse_fault;
+		sp += 8;
+	} while (word);
+	for (;; sp += 16) {
+		if (nat_mem_read(&proc->mem, sp, pair, 16) != 16)
+			return -pse_fault;
+		if (pair[0] == AT_NULL)
+			return -pse_notfound;
+		if (pair[0] == AT_SYSINFO_EHDR)
+			return nat_mem_write(&proc->mem, sp, &ignore, 8) < 0 ?
+				-pse_fault : 0;
+	}
 }
 
 bool xc_listed(const char *list, const char *name)

@@ -27,6 +27,15 @@ void xc_check_ips(struct drv_proc *proc, const struct ps_buf *pt,
 /* "file+0xoff" (or "?") for IP in PID's mappings.  */
 void xc_where(pid_t pid, uint64_t ip, char *out, size_t len);
 
+/* Hide the vDSO from PROC, a whole run stopped at its first
+   instruction: the auxv's AT_SYSINFO_EHDR becomes AT_IGNORE, so libc
+   asks the kernel for the time.  A single-stepped and an emulated run
+   read different clocks, and the vDSO's clock code branches on what it
+   reads; the kernel's does not show in a user-space trace.  0, or
+   -pse_notfound when the auxv has no vDSO, -pse_invalid when PROC is
+   not a whole run.  */
+int xc_hide_vdso(struct drv_proc *proc);
+
 /* Whether NAME is one of the comma-separated LIST.  */
 bool xc_listed(const char *list, const char *name);
 

@@ -6,8 +6,13 @@
    packet decoder and, for IP compression, by its query decoder (every
    IP it reconstructs must be mapped in the stopped process).
 
-     exact_diff [-f FUNC] [-i STDIN] [-o STDOUT] [-c none,ret,jcc,both]
-                [-F pt,bts] [-s RING_MB] [-q] PROG [ARGS...]
+     exact_diff [-f FUNC] [-i STDIN] [-o STDOUT]
+                [-c none,ret,jcc,both,cache] [-F pt,bts] [-s RING_MB]
+                [-n MAX_INSNS] [-V] [-q] PROG [ARGS...]
+
+   -c picks the runs: the ptrace engine with none, one or both of its
+   shortcuts, and the code-cache engine.  -V hides the vDSO from a whole
+   run (xc_hide_vdso), so that runs reading the clock go the same way.
 
    Prints one line per trace and a summary line
      exact: PROG truth=N compared=M diffs=D
@@ -37,6 +42,7 @@ static const struct xd_config xd_configs[] = {
 	{ "ret", { .ret_shortcut = true } },
 	{ "jcc", { .jcc_shortcut = true } },
 	{ "both", { .ret_shortcut = true, .jcc_shortcut = true } },
+	{ "cache", { .engine = emu_engine_cache } },
 };
 
 /* IP as "module+offset: disassembly", from the stopped process.  */
@@ -88,7 +94,7 @@ struct xd_run {
 	char **argv;
 	const char *in, *out, *func;
 	size_t size, max_insns;
-	bool quiet;
+	bool quiet, no_vdso;
 	long compared, diffs;
 };
 
@@ -101,9 +107,16 @@ static int xd_start(struct xd_run *run, struct drv_proc *proc)
 		printf("exact: %s: cannot start: %s\n", run->argv[0],
 		       ps_errstr(err));
 		drv_finish(proc);
+		return err;
+	}
+	if (run->no_vdso && (err = xc_hide_vdso(proc)) < 0) {
+		printf("exact: %s: cannot hide the vDSO: %s\n", run->argv[0],
+		       ps_errstr(err));
+		drv_finish(proc);
+		return err;
 	}
 	proc->max_insns = run->max_insns;
-	return err;
+	return 0;
 }
 
 /* One emulated run in FORMAT with CONFIG, compared with TRUTH.  */
@@ -185,8 +198,8 @@ out:
 static int xd_usage(void)
 {
 	fprintf(stderr, "usage: exact_diff [-f FUNC] [-i STDIN] [-o STDOUT] "
-		"[-c none,ret,jcc,both] [-F pt,bts] [-s RING_MB] "
-		"[-n MAX_INSNS] [-q] "
+		"[-c none,ret,jcc,both,cache] [-F pt,bts] [-s RING_MB] "
+		"[-n MAX_INSNS] [-V] [-q] "
 		"PROG [ARGS...]\n");
 	return 2;
 }
@@ -201,7 +214,7 @@ int main(int argc, char *argv[])
 	long n;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "+f:i:o:c:F:s:n:q")) != -1) {
+	while ((opt = getopt(argc, argv, "+f:i:o:c:F:s:n:Vq")) != -1) {
 		switch (opt) {
 		case 'f': run.func = optarg; break;
 		case 'i': run.in = optarg; break;
@@ -211,6 +224,7 @@ int main(int argc, char *argv[])
 		case 's': run.size = strtoul(optarg, NULL, 0) << 20; break;
 		case 'n': run.max_insns = strtoul(optarg, NULL, 0); break;
 		case 'q': run.quiet = true; break;
+		case 'V': run.no_vdso = true; break;
 		default: return xd_usage();
 		}
 	}

@@ -101,7 +101,7 @@ grep -q "^ptstub: --trigger=no_such_function: no such function" "$tmp/b.err" ||
 	fail "--trigger=no_such_function: the program ran or a file was written"
 "$stub" record -o "$tmp/b.ptb" -- "$tmp/no_such_program" 2>"$tmp/b.err"
 [ $? = 127 ] || fail "a missing program: not 127 as from a shell"
-grep -q "cannot run $tmp/no_such_program: No such file or directory" \
+grep -q "cannot run $tmp/no_such_program: no such file" \
 	"$tmp/b.err" || fail "a missing program: $(cat "$tmp/b.err")"
 "$stub" record --size=12X -- "$prog" 2>"$tmp/b.err"
 [ $? = 2 ] && grep -q "bad --size 12X" "$tmp/b.err" ||

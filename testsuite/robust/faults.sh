@@ -99,11 +99,20 @@ child=$(sed -n 's/^Process .* created; pid = \([0-9]*\)$/\1/p' "$tmp/stub.log")
 	echo "continue"
 } >"$tmp/running.gdb"
 # Killed once it runs: under load GDB may take seconds from the touch to
-# its vCont, and a kill before that meets GDB inserting breakpoints.
+# its vCont, and a kill before that meets GDB inserting breakpoints.  It
+# runs once it switches (every emulator stop is a switch; a thread
+# stopped for GDB makes none); its state alone said little, a recorded
+# thread being mostly in its tracing stop ('t'), and under load a
+# count of polls outlasted GDB's timeout.
+switches() {
+	sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$1/status" 2>/dev/null
+}
 running_then_kill() {
-	for i in $(seq 1200); do
-		st=$(sed 's/.*) \(.\).*/\1/' "/proc/$1/stat" 2>/dev/null)
-		[ -n "$st" ] && [ "$st" != t ] && break
+	sw0=$(switches "$1")
+	end=$(($(date +%s) + 60))
+	while [ "$(date +%s)" -lt "$end" ]; do
+		sw=$(switches "$1")
+		[ -n "$sw" ] && [ -n "$sw0" ] && [ "$sw" -gt $((sw0 + 100)) ] && break
 		sleep 0.05
 	done
 	sleep 0.3

@@ -14,10 +14,12 @@ need_gdb
 prog=$build/testsuite/bench/bench_prog
 [ -x "$prog" ] || fail "$prog is not built"
 
-# session NAME SETTING: dense:N under `record btrace pt` from work to done.
+# session NAME SETTING: dense:N under `record btrace pt` from work to done
+# (a second or more recorded, so that several 200 ms lines are due on a
+# machine where a ptrace stop is cheap).
 session() {
 	PTSTUB_PROGRESS_MS=200,200 start_stub --once \
-		--btrace-source=emulated ":@PORT@" "$prog" dense:30000
+		--btrace-source=emulated ":@PORT@" "$prog" dense:100000
 	{
 		echo "target remote 127.0.0.1:$port"
 		echo "break work"

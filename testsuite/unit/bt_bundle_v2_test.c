@@ -188,3 +188,43 @@ Test(bt_bundle_v2, bad_arguments_are_refused_by_the_writer)
 	s.sb[0].kind = 0;
 	cr_assert_eq(bt_bundle_encode(&s.b, &data, &size), -bte_invalid);
 }
+
+Test(bt_bundle_v2, ended_threads_and_their_budget_survive_a_round_trip)
+{
+	struct sample s;
+	struct bt_bundle r;
+	struct bt_diag diag;
+	uint8_t *data;
+	size_t size;
+
+	sample(&s);
+	s.threads[1].ended = 1;
+	s.b.ended = (struct bt_ended) { 1u << 20, 3, 12345 };
+	cr_assert_eq(bt_bundle_encode(&s.b, &data, &size), 0);
+	bt_diag_init(&diag);
+	cr_assert_eq(bt_bundle_parse(&r, data, size, &diag), 0, "%s",
+		     diag.text);
+	cr_assert_eq(r.threads[0].ended, 0);
+	cr_assert_eq(r.threads[1].ended, 1);
+	cr_assert_eq(r.ended.budget, 1u << 20);
+	cr_assert_eq(r.ended.dropped, 3);
+	cr_assert_eq(r.ended.dropped_bytes, 12345);
+	bt_bundle_fini(&r);
+	free(data);
+
+	/* Without a budget the bundle says nothing of ended threads.  */
+	sample(&s);
+	cr_assert_eq(bt_bundle_encode(&s.b, &data, &size), 0);
+	cr_assert_eq(bt_bundle_parse(&r, data, size, &diag), 0, "%s",
+		     diag.text);
+	cr_assert_eq(r.ended.budget, 0);
+	bt_bundle_fini(&r);
+	free(data);
+
+	/* Drops without a budget, or bytes without a thread: refused.  */
+	sample(&s);
+	s.b.ended = (struct bt_ended) { 0, 1, 10 };
+	cr_assert_eq(bt_bundle_encode(&s.b, &data, &size), -bte_invalid);
+	s.b.ended = (struct bt_ended) { 100, 0, 10 };
+	cr_assert_eq(bt_bundle_encode(&s.b, &data, &size), -bte_invalid);
+}

@@ -137,3 +137,38 @@ Test(bt_exec_span, a_pt_cut_starts_at_the_new_programs_pge)
 	cr_assert_eq(b.trace, pt);
 	cr_assert_eq(b.trace_size, sizeof(pt));
 }
+
+/* The old program's vDSO (a side-band "[vdso]" mapping) gets the
+   bundle's copy of the vDSO there, where nothing else is; never a
+   mapping of a file named "[vdso]".  */
+Test(bt_exec_span, an_older_vdso_is_the_bundles_copy_elsewhere)
+{
+	static const uint8_t code[0x2000] = { 0xc3 };
+	struct bt_pages vdso = { 0x7ffff7fc1000, sizeof(code), 5, "[vdso]",
+				 code };
+	struct bt_bundle b;
+	struct bt_sideband sb[6];
+	struct bt_exec_span span;
+
+	bundle(&b, sb, 0x400000, 2);
+	b.pages = &vdso;
+	b.npages = 1;
+	sb[4] = sb[3];
+	sb[3] = (struct bt_sideband) { bts_map, 42, 0x7ffff7ff0000,
+				       sizeof(code), 0, 5, "[vdso]", NULL, 0 };
+	/* One where ld.so is now: left out.  */
+	sb[5] = sb[4];
+	sb[4] = (struct bt_sideband) { bts_map, 42, 0x7ffff7fc4000,
+				       sizeof(code), 0, 5, "[vdso]", NULL, 0 };
+	b.nsideband = 6;
+	cr_assert_eq(bt_exec_span_apply(&b, &span), 1);
+	cr_assert_eq(span.nexecs, 1);
+	cr_assert_eq(b.nmappings, 3);
+	cr_assert_eq(b.npages, 2);
+	cr_assert_eq(b.pages[1].address, 0x7ffff7ff0000);
+	cr_assert_eq(b.pages[1].bytes, code);
+	cr_assert_eq(b.pages[1].size, sizeof(code));
+	bt_exec_span_undo(&b, &span);
+	cr_assert_eq(b.pages, &vdso);
+	cr_assert_eq(b.npages, 1);
+}

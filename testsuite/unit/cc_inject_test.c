@@ -129,7 +129,9 @@ Test(cc_inject, named_mapping_near_code_and_gone)
 	child_kill(pid);
 }
 
-/* A free range: inside the limit, overlapping nothing mapped.  */
+/* A free range: inside the limit, overlapping nothing mapped, and half
+   the limit below (not at the first hole beside the code, where the
+   heap grows after an executable and libraries land below ld.so).  */
 Test(cc_inject, free_range_is_free)
 {
 	uint64_t here = (uint64_t) (uintptr_t) &child_stopped;
@@ -138,6 +140,10 @@ Test(cc_inject, free_range_is_free)
 
 	cr_assert_neq(at, 0);
 	cr_expect_lt(at > here ? at - here : here - at, 1ull << 30);
+	cr_expect_lt(at, here);
+	cr_expect_geq(here - at, 1ull << 29, "%#llx is %#llx below the code",
+		      (unsigned long long) at,
+		      (unsigned long long) (here - at));
 	p = mmap((void *) at, 1 << 22, PROT_READ,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	cr_expect_eq(p, (void *) at, "the range is in use");

@@ -14,11 +14,22 @@ static inline void debugregs_skip_unless_they_trap(void)
 {
 	const char *top = getenv("top_builddir");
 	char cmd[4096], line[256] = "";
+	size_t n = 0;
 	FILE *probe;
 	int status;
 
-	snprintf(cmd, sizeof(cmd), "%s/testsuite/programs/bin/debugregs_probe",
-		 top ? top : ".");
+	/* popen runs a shell: the path is single-quoted (the build may sit
+	   in a folder whose name holds spaces or quotes).  */
+	cmd[n++] = '\'';
+	for (const char *c = top ? top : "."; *c && n < sizeof(cmd) - 64; c++)
+		if (*c == '\'') {
+			memcpy(cmd + n, "'\\''", 4);
+			n += 4;
+		} else {
+			cmd[n++] = *c;
+		}
+	snprintf(cmd + n, sizeof(cmd) - n,
+		 "/testsuite/programs/bin/debugregs_probe'");
 	probe = popen(cmd, "r");
 	cr_assert_not_null(probe, "cannot run %s", cmd);
 	if (!fgets(line, sizeof(line), probe))

@@ -203,6 +203,10 @@ unit_tests += testsuite/unit/rec_output_test
 testsuite_unit_rec_output_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/rec_sideband_test
 testsuite_unit_rec_sideband_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/rec_path_test
+testsuite_unit_rec_path_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/rec_ended_test
+testsuite_unit_rec_ended_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/rec_symbol_test
 testsuite_unit_rec_symbol_test_LDADD = $(UNIT_LIBS)
 

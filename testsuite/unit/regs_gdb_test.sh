@@ -50,6 +50,7 @@ p/x $xmm16.v16_int8
 p $st0
 p $st2
 info float
+echo ==writes==\n
 set $rax = 5
 set $r15 = -1
 set $eflags = 0x246
@@ -127,6 +128,33 @@ PY
 else
 	cp "$tmp/gdbserver.out" "$tmp/gdbserver.cmp"
 	cp "$tmp/ptstub.out" "$tmp/ptstub.cmp"
+fi
+# gdbserver 13 cannot write the XSAVE state where the CPU has AMX tile
+# state (its PTRACE_SETREGSET fails with EFAULT, it warns, and the old
+# values stay): there, compare what both show before the writes, and
+# check ptstub's values after them against what GDB wrote.
+if grep -qw amx_tile /proc/cpuinfo; then
+	for side in gdbserver ptstub; do
+		sed '/^==writes==$/q' "$tmp/$side.cmp" >"$tmp/$side.pre"
+		mv "$tmp/$side.pre" "$tmp/$side.cmp"
+	done
+	python3 - "$tmp/ptstub.out" <<'PY' || exit 1
+import sys
+lines = open(sys.argv[1]).read().split("==writes==\n", 1)[1].splitlines()
+vals = [l.split(" = ", 1)[1].strip() for l in lines if " = " in l
+        and (l.startswith("$") or l.startswith("avx512:$"))]
+want = [lambda v: v.startswith("{7, "),           # ymm0.v8_int32[0]
+        lambda v: v.endswith(", 305419896}"),      # zmm31.v16_int32[15]
+        lambda v: v.split(", ")[2] == "-3",        # xmm16.v4_int32[2]
+        lambda v: v == "0x55",                     # k1
+        lambda v: v == "1.5", lambda v: v == "-0.25"]
+bad = [i for i, ok in enumerate(want) if i >= len(vals) or not ok(vals[i])]
+if bad:
+    print("FAIL: register writes through ptstub did not stick:", vals)
+sys.exit(1 if bad else 0)
+PY
+	echo "note: AMX tile state: gdbserver cannot write registers here;" \
+		"ptstub's writes checked against the values written"
 fi
 if diff "$tmp/gdbserver.cmp" "$tmp/ptstub.cmp" >"$tmp/diff"; then
 	echo "PASS: $(wc -l <"$tmp/ptstub.out") lines identical"

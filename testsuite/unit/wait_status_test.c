@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <sys/user.h>
 
@@ -193,4 +194,36 @@ Test(wait_status, breakpoint_removed_before_its_hit_is_collected)
 
 	nat_fixture_wait(&ev);
 	cr_assert_eq(ev.kind, nat_ev_exited, "kind %d sig %d", ev.kind, ev.sig);
+}
+
+/* A trap whose thread a SIGKILL took before the stop was looked at: the
+   stop is stale and dropped, and the death is what the wait reports
+   (it was reported as a SIGTRAP whose registers could not be read, and
+   the server ended the session: faults.sh, about 1 run in 8).  */
+Test(wait_status, trap_of_a_thread_killed_since_is_dropped)
+{
+	uint64_t marker = elfsym_addr(prog, "marker");
+	struct nat_process *proc;
+	struct nat_thread *thread;
+	struct nat_event ev;
+	int status;
+	pid_t pid;
+
+	cr_assert_neq(marker, 0);
+	pid = nat_fixture_start("marker", NULL);
+	proc = nat_find_process(&target, pid);
+	thread = nat_find_thread(&target, pid, pid);
+	cr_assert_not_null(thread);
+	cr_assert_eq(nat_insert_breakpoint(proc, marker), 0);
+	/* The trap collected by hand, then the kill, before nat sees it.  */
+	cr_assert_eq(ptrace(PTRACE_CONT, pid, 0, 0), 0);
+	cr_assert_eq(waitpid(pid, &status, __WALL), pid);
+	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
+	cr_assert_eq(kill(pid, SIGKILL), 0);
+	thread->resumed = 1;
+	cr_assert_eq(nat_handle_status(&target, thread, status, 0),
+		     nat_consumed);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_signalled);
+	cr_assert_eq(ev.sig, SIGKILL);
 }
