@@ -1,0 +1,69 @@
+/* Workers: run() starts N threads (argument, 4 if none) that each run
+   the same deterministic mix (loops, calls, returns, an indirect call,
+   recursion) with their own seed, then joins them.  Each thread's path
+   through this program's own code is the same on every run, whatever
+   the scheduling: the code-cache engine's per-thread traces are
+   compared with the ptrace engine's.  */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static long __attribute__((noinline)) odd(long x)
+{
+	return x * 3 + 1;
+}
+
+static long __attribute__((noinline)) even(long x)
+{
+	return x / 2;
+}
+
+static long (*const steps[2])(long) = { even, odd };
+
+static long __attribute__((noinline)) depth(int n)
+{
+	return n <= 0 ? 0 : 1 + depth(n - 1);
+}
+
+static long __attribute__((noinline)) work(long seed)
+{
+	long s = 0;
+
+	for (int i = 0; i < 1500; i++) {
+		long x = seed + i;
+
+		for (int k = 0; k < 4 && x != 1; k++)
+			x = steps[x & 1](x);
+		s += x + depth((int) (x & 7));
+	}
+	return s;
+}
+
+static void *worker(void *arg)
+{
+	return (void *) work((long) arg);
+}
+
+int __attribute__((noinline)) run(int n)
+{
+	pthread_t t[64];
+	long s = 0;
+
+	for (int i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, worker, (void *) (long) (i * 7 + 3));
+	for (int i = 0; i < n; i++) {
+		void *r;
+
+		pthread_join(t[i], &r);
+		s += (long) r;
+	}
+	return (int) s;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 4;
+
+	printf("%d\n", run(n > 64 ? 64 : n));
+	return 0;
+}
