@@ -150,3 +150,37 @@ Test(srv_btrace, monitor_status_and_save)
 	cr_assert_gt(st.st_size, 64, "the bundle holds the trace and the maps");
 	unlink(path);
 }
+
+/* The program's "threads" mode: three threads run marker.  */
+static void setup_threads(void)
+{
+	srv_fx_setup();
+	fx.target.btrace_policy = nat_btrace_emulated;
+	srv_fx_start("threads", NULL);
+	srv_fx_supported("multiprocess+;swbreak+");
+}
+
+/* A thread created while GDB records is traced from its first
+   instruction: GDB's Qbtrace:pt for it, at the stop where it learns of
+   the thread, keeps that trace (OK, and a trace with the thread's
+   start-up in it); a second one is refused as for any traced thread.  */
+Test(srv_btrace_threads, new_threads_keep_their_trace,
+     .init = setup_threads, .fini = srv_fx_teardown)
+{
+	char thread[64], hg[80];
+	const char *r;
+
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "OK");
+	r = srv_fx_run_to("marker");
+	cr_assert(srv_fx_field(r, "thread", thread, sizeof(thread)), "%s", r);
+	snprintf(hg, sizeof(hg), "p%x.%x", (unsigned) fx.pid,
+		 (unsigned) fx.pid);
+	cr_assert_str_neq(thread, hg, "main reached marker first");
+	snprintf(hg, sizeof(hg), "Hg%s", thread);
+	cr_assert_str_eq(srv_fx_req(hg), "OK");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "OK");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "E.Btrace already enabled.");
+	r = srv_fx_req("qXfer:btrace:read:all:0,fff");
+	cr_assert(r[0] == 'l' || r[0] == 'm', "%.40s", r);
+	cr_assert(strstr(r, "<pt>") || strstr(r, "<raw>"), "%.200s", r);
+}
