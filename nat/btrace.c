@@ -339,7 +339,9 @@ int nat_btrace_status(const struct nat_thread *thread,
 	st->cc_branches = es.cc_branches;
 	st->cc_traps = es.cc_traps;
 	st->cc_blocks = es.cc_blocks;
+	st->cc_entries = es.cc_entries;
 	st->cc_fallback = es.cc_fallback;
+	st->cc_process_fallback = es.cc_process_fallback;
 	return 0;
 }
 

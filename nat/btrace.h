@@ -67,8 +67,9 @@ struct nat_btrace_status {
 				      outside the code cache */
 	/* Emulated: the engine, and what the code cache did.  */
 	bool cache;
-	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks;
-	const char *cc_fallback;
+	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks, cc_entries;
+	const char *cc_fallback;          /* the thread's, or NULL */
+	const char *cc_process_fallback;  /* the whole process's, or NULL */
 };
 
 /* "hardware" or "emulated", for status lines.  */

@@ -260,6 +260,8 @@ void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st)
 	st->fallback = cc->fallback;
 	if (!tid)
 		return;
+	st->process_fallback = cc->fallback;
+	st->fallback = NULL;
 	st->entries = st->traps = st->fills = st->branches = st->insns = 0;
 	st->signals = 0;
 	if (!ct)
@@ -270,8 +272,7 @@ void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st)
 	st->branches = ct->st.branches;
 	st->insns = ct->st.insns;
 	st->signals = ct->st.signals;
-	if (ct->fallback)
-		st->fallback = ct->fallback;
+	st->fallback = ct->fallback;
 }
 
 /* Others' int3s (GDB's breakpoints): a block never copies one.  */

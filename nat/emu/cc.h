@@ -83,13 +83,16 @@ struct cc_status {
 	uint64_t flushes;
 	uint64_t signals;      /* signals that stopped it in the cache */
 	const char *fallback;  /* why it is off, or NULL */
+	/* With a thread: why the whole process is off, apart from why the
+	   thread is (FALLBACK).  */
+	const char *process_fallback;
 	uint64_t threads;      /* threads that entered it */
 };
 
 /* Thread TID's counts (entries, traps, fills, branches, insns,
    signals: its own; blocks, bytes, times, flushes: the process's) and
-   why it is off (its own reason, or the process's); TID 0: the
-   process's counts.  */
+   why it is off (its own reason, and the process's apart); TID 0: the
+   process's counts and reason.  */
 void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st);
 
 #endif
