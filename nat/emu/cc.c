@@ -161,9 +161,7 @@ static void cc_table_clear(struct cc *cc, pid_t tid, uint64_t data)
 	free(zero);
 }
 
-/* Whether a thread other than SELF runs translations (or stopped in
-   them, its stop not handled yet).  */
-static bool cc_others_inside(const struct cc *cc,
+bool cc_others_inside(const struct cc *cc,
 			     const struct emu_thread *self)
 {
 	const struct emu *emu = cc->emu;

@@ -125,6 +125,9 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start);
 struct cc_thread *cc_thread_find(const struct cc *cc, pid_t tid);
 struct cc_thread *cc_thread_get(struct cc *cc, pid_t tid);
 int cc_thread_data(struct cc *cc, struct cc_thread *ct);
+/* cc.c: whether a thread other than SELF runs translations (or stopped
+   in them, its stop not handled yet).  */
+bool cc_others_inside(const struct cc *cc, const struct emu_thread *self);
 /* cc.c: forget the translations now if no thread but SELF (NULL: none)
    runs them, else once the last has left; false while one waits.  */
 bool cc_flush_for(struct cc *cc, const struct emu_thread *self);

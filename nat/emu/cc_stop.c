@@ -15,9 +15,12 @@
 #include <string.h>
 #include <sys/ptrace.h>
 
-/* Point way W of BLK at TO.  */
-static void cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
-		    const struct cc_block *to)
+/* Point way W of BLK at TO; false if it cannot be done now.  Other
+   threads may be running the jump being changed (ALONE false): only a
+   4-byte displacement within one cache line is rewritten then, which
+   the store changes at once; a stub's 14 bytes would not be.  */
+static bool cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
+		    const struct cc_block *to, bool alone)
 {
 	const struct cc_way *way = &blk->ways[w];
 	uint64_t jmp = blk->cache + way->jmp_off;
@@ -26,13 +29,17 @@ static void cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
 	if (rel >= INT32_MIN && rel <= INT32_MAX) {
 		int32_t r = (int32_t) rel;
 
-		nat_mem_write(cc->emu->mem, jmp + 1, &r, 4);
+		if (!alone && ((jmp + 1) & 63) > 60)
+			return false;
+		return nat_mem_write(cc->emu->mem, jmp + 1, &r, 4) == 0;
 	} else {
 		uint8_t stub[cc_stub_size];
 
+		if (!alone)
+			return false;
 		cc_stub_abs_jmp(stub, to->cache);
-		nat_mem_write(cc->emu->mem, blk->cache + way->stub_off, stub,
-			      sizeof(stub));
+		return nat_mem_write(cc->emu->mem, blk->cache + way->stub_off,
+				     stub, sizeof(stub)) == 0;
 	}
 }
 
@@ -157,8 +164,9 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		    cc_may_copy(cc, orig) &&
 		    (to = cc_block_get(cc, th->tid, orig))) {
 			/* cc_block_get may have moved BLK in its array, not
-			   in memory.  */
-			cc_link(cc, blk, w, to);
+			   in memory.  Unlinked, the next pass traps here
+			   again.  */
+			cc_link(cc, blk, w, to, !cc_others_inside(cc, th));
 			regs->rip = to->cache;
 			*how = emu_resume_cont;
 			return emu_setregs(th->tid, regs);

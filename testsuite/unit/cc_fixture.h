@@ -193,18 +193,48 @@ static inline void cc_fx_record(struct cc_fx_run *run, const char *prog,
 	}
 }
 
-/* Thread I's instructions in the program's own code, decoded.  */
+/* Thread I's instructions in the program's own code, decoded (with a 0
+   at each gap).  */
 static inline void cc_fx_own_ips(struct cc_fx_run *run, size_t i,
 				 struct drv_ips *out, unsigned *gaps)
 {
 	struct drv_ips all;
 
 	drv_ips_init(&all);
-	drv_decode_pt(&run->proc, &run->pt[i], &all, gaps);
+	drv_decode_pt_marked(&run->proc, &run->pt[i], &all, gaps);
 	for (size_t k = 0; k < all.count; k++)
-		if (all.ips[k] >= run->text_lo && all.ips[k] < run->text_hi)
+		if (!all.ips[k] || (all.ips[k] >= run->text_lo &&
+				    all.ips[k] < run->text_hi))
 			drv_ips_push(out, all.ips[k]);
 	drv_ips_fini(&all);
+}
+
+/* Whether every piece of GOT between gaps is found whole in WANT, in
+   order (a trace with honest gaps, nothing wrong in it); *COVERED gets
+   the instructions matched.  */
+static inline bool cc_fx_pieces_in(const struct drv_ips *want,
+				   const struct drv_ips *got,
+				   size_t *covered)
+{
+	size_t from = 0, k = 0;
+
+	*covered = 0;
+	while (k < got->count) {
+		size_t len = 0, at;
+
+		while (k + len < got->count && got->ips[k + len])
+			len++;
+		for (at = from; at + len <= want->count; at++)
+			if (!memcmp(&want->ips[at], &got->ips[k],
+				    len * sizeof(uint64_t)))
+				break;
+		if (at + len > want->count)
+			return false;
+		from = at + len;
+		*covered += len;
+		k += len + 1;
+	}
+	return true;
 }
 
 static inline void cc_fx_finish(struct cc_fx_run *run)

@@ -3,10 +3,15 @@
    recursion) with their own seed, then joins them.  Each thread's path
    through this program's own code is the same on every run, whatever
    the scheduling: the code-cache engine's per-thread traces are
-   compared with the ptrace engine's.  */
+   compared with the ptrace engine's.  A negative count: main also
+   mprotects the page of work() (to what it was) 50 times while the
+   workers run it, which drops the translations under them.  */
 #include <pthread.h>
 #include <stdio.h>
+#include <sched.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 static long __attribute__((noinline)) odd(long x)
 {
@@ -48,9 +53,17 @@ int __attribute__((noinline)) run(int n)
 {
 	pthread_t t[64];
 	long s = 0;
+	int remap = n < 0;
 
+	n = remap ? -n : n;
 	for (int i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, worker, (void *) (long) (i * 7 + 3));
+	for (int i = 0; remap && i < 50; i++) {
+		uintptr_t page = (uintptr_t) work & ~(uintptr_t) 4095;
+
+		mprotect((void *) page, 4096, PROT_READ | PROT_EXEC);
+		sched_yield();
+	}
 	for (int i = 0; i < n; i++) {
 		void *r;
 
@@ -64,6 +77,6 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 4;
 
-	printf("%d\n", run(n > 64 ? 64 : n));
+	printf("%d\n", run(n > 64 ? 64 : n < -64 ? -64 : n));
 	return 0;
 }
