@@ -102,10 +102,12 @@ static inline void cc_fx_text(struct cc_fx_run *run, const char *prog)
 }
 
 /* Each new thread is enabled at its clone event, as nat/ does for a
-   traced parent.  */
-static inline void cc_fx_record(struct cc_fx_run *run, const char *prog,
-				const char *arg,
-				const struct emu_config *config)
+   traced parent.  TO_EXIT: the run goes to the main thread's exit event
+   (its memory still there), every thread's exit event seen.  */
+static inline void cc_fx_record_to(struct cc_fx_run *run, const char *prog,
+				   const char *arg,
+				   const struct emu_config *config,
+				   bool to_exit)
 {
 	pid_t held[cc_fx_max_threads];
 	size_t nheld = 0;
@@ -115,6 +117,12 @@ static inline void cc_fx_record(struct cc_fx_run *run, const char *prog,
 	memset(run, 0, sizeof(*run));
 	cr_assert_eq(drv_start(&run->proc, prog, arg, "run"), 0);
 	cc_fx_text(run, prog);
+	if (to_exit)
+		cr_assert_eq(ptrace(PTRACE_SETOPTIONS, run->proc.pid, 0,
+				    PTRACE_O_TRACECLONE | PTRACE_O_TRACEFORK |
+				    PTRACE_O_TRACEVFORK | PTRACE_O_EXITKILL |
+				    PTRACE_O_TRACESYSGOOD |
+				    PTRACE_O_TRACEEXIT), 0);
 	cr_assert_eq(emu_alloc(&run->emu, run->proc.pid, &run->proc.sites,
 			       &run->proc.mem, config), 0);
 	cr_assert_eq(emu_enable(run->emu, run->proc.pid, trace_format_pt,
@@ -148,6 +156,8 @@ static inline void cc_fx_record(struct cc_fx_run *run, const char *prog,
 			cr_assert_neq(tid, run->proc.pid, "main ended");
 			continue;
 		}
+		if (status >> 16 == PTRACE_EVENT_EXIT && tid == run->proc.pid)
+			break;
 		if (status >> 16 == PTRACE_EVENT_CLONE) {
 			unsigned long msg = 0;
 			pid_t child;
@@ -191,6 +201,13 @@ static inline void cc_fx_record(struct cc_fx_run *run, const char *prog,
 		cr_assert_eq(emu_read_pt(run->emu, run->tids[i], false,
 					 &run->pt[i]), 0);
 	}
+}
+
+static inline void cc_fx_record(struct cc_fx_run *run, const char *prog,
+				const char *arg,
+				const struct emu_config *config)
+{
+	cc_fx_record_to(run, prog, arg, config, false);
 }
 
 /* Thread I's instructions in the program's own code, decoded (with a 0

@@ -5,7 +5,9 @@
    the scheduling: the code-cache engine's per-thread traces are
    compared with the ptrace engine's.  A negative count: main also
    mprotects the page of work() (to what it was) 50 times while the
-   workers run it, which drops the translations under them.  */
+   workers run it, which drops the translations under them.  100 + N:
+   N workers spin until main, once each has looped 100,000 times, ends
+   the process from run() (they are killed wherever they are).  */
 #include <pthread.h>
 #include <stdio.h>
 #include <sched.h>
@@ -49,12 +51,38 @@ static void *worker(void *arg)
 	return (void *) work((long) arg);
 }
 
+static volatile long spins[64];
+
+static void *spinner(void *arg)
+{
+	long i = (long) arg;
+
+	/* A conditional a pass: PT counts the passes.  */
+	while (spins[i] >= 0)
+		spins[i]++;
+	return NULL;
+}
+
+static void spin_and_exit(int n)
+{
+	pthread_t t[64];
+
+	for (long i = 0; i < n; i++)
+		pthread_create(&t[i], NULL, spinner, (void *) i);
+	for (int i = 0; i < n; i++)
+		while (spins[i] < 100000)
+			sched_yield();
+	exit(0);
+}
+
 int __attribute__((noinline)) run(int n)
 {
 	pthread_t t[64];
 	long s = 0;
 	int remap = n < 0;
 
+	if (n >= 100)
+		spin_and_exit(n - 100);
 	n = remap ? -n : n;
 	for (int i = 0; i < n; i++)
 		pthread_create(&t[i], NULL, worker, (void *) (long) (i * 7 + 3));
@@ -77,6 +105,6 @@ int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 4;
 
-	printf("%d\n", run(n > 64 ? 64 : n < -64 ? -64 : n));
+	printf("%d\n", run(n > 164 ? 164 : n < -64 ? -64 : n));
 	return 0;
 }
