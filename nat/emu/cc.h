@@ -61,6 +61,11 @@ void cc_flush_range(struct cc *cc, uint64_t lo, uint64_t hi);
    the caller records a gap).  */
 bool cc_on_exit(struct cc *cc, struct emu_thread *th,
 		struct user_regs_struct *regs);
+/* TH, in the cache, ended without an exit event (SIGKILL'd: the others
+   of an exit_group): its log drained through another thread of the
+   process; its trace ends at the last branch it logged (false: the log
+   could not be read).  */
+bool cc_on_gone(struct cc *cc, struct emu_thread *th);
 /* Thread TID ended: its data mapping is kept for a new thread (its
    counts stay); dropped: its counts go too.  */
 void cc_thread_gone(struct cc *cc, pid_t tid);

@@ -129,15 +129,17 @@ static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 	return ok;
 }
 
-/* Turn the thread's log into trace, and empty it.  */
-bool cc_drain(struct cc *cc, struct cc_thread *ct, struct emu_thread *th)
+/* Turn the thread's log into trace, and empty it, reading it through
+   thread TID of the process.  */
+bool cc_drain_via(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
+		  pid_t tid)
 {
 	uint64_t log = ct->data + cc_log_off, cursor;
 	uint64_t t0;
 	size_t n;
 	bool ok;
 
-	if (cc_peek(th->tid, ct->data + cc_ctl_cursor, &cursor, 8) < 0 ||
+	if (cc_peek(tid, ct->data + cc_ctl_cursor, &cursor, 8) < 0 ||
 	    cursor < log || cursor > log + cc->log_size)
 		return false;
 	n = (size_t) (cursor - log);
@@ -146,10 +148,15 @@ bool cc_drain(struct cc *cc, struct cc_thread *ct, struct emu_thread *th)
 	if (!cc->logbuf && !(cc->logbuf = malloc(cc->log_size)))
 		return false;
 	t0 = cc_now_ns();
-	if (cc_peek(th->tid, log, cc->logbuf, n) < 0)
+	if (cc_peek(tid, log, cc->logbuf, n) < 0)
 		return false;
 	ok = cc_drain_log(cc, ct, th, cc->logbuf, n);
-	cc_poke(th->tid, ct->data + cc_ctl_cursor, &log, 8);
+	cc_poke(tid, ct->data + cc_ctl_cursor, &log, 8);
 	cc->st.drain_ns += cc_now_ns() - t0;
 	return ok;
+}
+
+bool cc_drain(struct cc *cc, struct cc_thread *ct, struct emu_thread *th)
+{
+	return cc_drain_via(cc, ct, th, th->tid);
 }

@@ -135,6 +135,10 @@ bool cc_flush_for(struct cc *cc, const struct emu_thread *self);
 /* cc_drain.c: turn the thread's log into trace, and empty it; false if
    it could not be read or does not fit the blocks.  */
 bool cc_drain(struct cc *cc, struct cc_thread *ct, struct emu_thread *th);
+/* The same through thread TID (the thread's memory is the process's):
+   for a thread already gone.  */
+bool cc_drain_via(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
+		  pid_t tid);
 
 /* cc_enter.c: where a thread stopped at cache address IP stands in
    original terms (the trace up to there recorded, the glue it was in

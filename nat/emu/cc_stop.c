@@ -249,3 +249,20 @@ bool cc_on_exit(struct cc *cc, struct emu_thread *th,
 	cc_leave(th, regs, ct ? ct->cur_ip : regs->rip);
 	return false;
 }
+
+bool cc_on_gone(struct cc *cc, struct emu_thread *th)
+{
+	struct cc_thread *ct = cc_thread_find(cc, th->tid);
+	const struct emu *emu = cc->emu;
+	bool ok = false;
+
+	th->mode = emu_mode_stopped;
+	if (!ct || !ct->data)
+		return false;
+	/* Through the leader, else any other thread still there.  */
+	ok = cc_drain_via(cc, ct, th, emu->pid);
+	for (size_t i = 0; !ok && i < emu->nthreads; i++)
+		if (emu->threads[i] != th && !emu->threads[i]->exiting)
+			ok = cc_drain_via(cc, ct, th, emu->threads[i]->tid);
+	return ok;
+}

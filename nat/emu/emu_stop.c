@@ -300,6 +300,9 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		if (th->mode == emu_mode_step &&
 		    th->step_insn.iclass == emu_ic_far_kernel)
 			emu_rec_far_kernel(th, th->step_insn.ip, 0);
+		else if (th->mode == emu_mode_cache && th->on &&
+			 !cc_on_gone(emu->cc, th))
+			emu_rec_gap(th, 0);
 		th->mode = emu_mode_stopped;
 		th->on = false;
 		cc_thread_gone(emu->cc, tid);

@@ -110,7 +110,8 @@ static inline void cc_fx_record_to(struct cc_fx_run *run, const char *prog,
 				   bool to_exit)
 {
 	pid_t held[cc_fx_max_threads];
-	size_t nheld = 0;
+	size_t nheld = 0, live = 0;
+	bool main_exiting = false;
 	enum emu_resume how;
 	int status;
 
@@ -152,12 +153,20 @@ static inline void cc_fx_record_to(struct cc_fx_run *run, const char *prog,
 			ptrace(emu_ptrace_request(how), tid, 0, 0);
 			continue;
 		}
-		if (WIFEXITED(status) || WIFSIGNALED(status)) {
-			cr_assert_neq(tid, run->proc.pid, "main ended");
+		if (status >> 16 == PTRACE_EVENT_EXIT && tid == run->proc.pid) {
+			/* The others' ends may still be queued: each is
+			   seen (main stays stopped, its memory there).  */
+			main_exiting = true;
+			if (!live)
+				break;
 			continue;
 		}
-		if (status >> 16 == PTRACE_EVENT_EXIT && tid == run->proc.pid)
-			break;
+		if (WIFEXITED(status) || WIFSIGNALED(status)) {
+			cr_assert_neq(tid, run->proc.pid, "main ended");
+			if (!--live && main_exiting)
+				break;
+			continue;
+		}
 		if (status >> 16 == PTRACE_EVENT_CLONE) {
 			unsigned long msg = 0;
 			pid_t child;
@@ -172,6 +181,7 @@ static inline void cc_fx_record_to(struct cc_fx_run *run, const char *prog,
 			cr_assert_eq(emu_enable(run->emu, child,
 						trace_format_pt, 4u << 20), 0);
 			run->tids[run->ntids++] = child;
+			live++;
 			cr_assert_eq(emu_prepare(run->emu, child, 0, false,
 						 &how), 0);
 			ptrace(emu_ptrace_request(how), child, 0, 0);
