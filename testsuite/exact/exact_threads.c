@@ -6,13 +6,16 @@
    for (a thread resumed at the wrong IP dies of SIGILL or SIGSEGV), and
    every thread's PT trace must decode without errors.
 
-     exact_threads [-c] [-F pt|bts] [-n STOPS] [-r SEED] PROG [ARGS...]
+     exact_threads [-c] [-e ptrace|cache] [-F pt|bts] [-n STOPS]
+                   [-r SEED] PROG [ARGS...]
 
    -n: on average one all-stop round per STOPS engine stops (random,
    from SEED; 0: none).  -c: the program's threads other than the main
    one run paths that do not depend on timing: each one's recorded
    trace must also equal its own single-step run (threads matched by
-   creation order; the main thread's joins depend on timing).  Prints
+   creation order; the main thread's joins depend on timing).  -e: the
+   emulator's engine (default: ptrace; cache: every thread runs in the
+   code cache where it can).  Prints
    one summary line; exit 0 on a correct end, 1 otherwise, 77 if
    ptrace does not work.  */
 #define _GNU_SOURCE
@@ -409,12 +412,17 @@ int main(int argc, char *argv[])
 	struct int3_table sites;
 	unsigned long every = 200, seed = 1, timeout = 60, gaps = 0;
 	char why[256];
+	static const struct emu_config cache = { .engine = emu_engine_cache };
+	const struct emu_config *config = NULL;
 	int opt, status;
 	pid_t pid;
 
-	while ((opt = getopt(argc, argv, "+cF:n:r:t:")) != -1) {
+	while ((opt = getopt(argc, argv, "+ce:F:n:r:t:")) != -1) {
 		switch (opt) {
 		case 'c': compare = true; break;
+		case 'e':
+			config = !strcmp(optarg, "cache") ? &cache : NULL;
+			break;
 		case 'F':
 			run.format = !strcmp(optarg, "bts") ? trace_format_bts
 				: trace_format_pt;
@@ -423,8 +431,9 @@ int main(int argc, char *argv[])
 		case 'r': seed = strtoul(optarg, NULL, 0); break;
 		case 't': timeout = strtoul(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: exact_threads [-c] [-F pt|bts] "
-				"[-n STOPS] [-r SEED] PROG [ARGS...]\n");
+			fprintf(stderr, "usage: exact_threads [-c] "
+				"[-e ptrace|cache] [-F pt|bts] [-n STOPS] "
+				"[-r SEED] PROG [ARGS...]\n");
 			return 2;
 		}
 	}
@@ -457,7 +466,7 @@ int main(int argc, char *argv[])
 	emu_pin_cpu(pid);
 	nat_mem_init(&mem, pid);
 	int3_table_init(&sites);
-	if (emu_alloc(&run.emu, pid, &sites, &mem, NULL) < 0)
+	if (emu_alloc(&run.emu, pid, &sites, &mem, config) < 0)
 		return 2;
 	run.pid = pid;
 	xt_current = &run;

@@ -229,12 +229,12 @@ def mode_threads(totals, rng, quick):
     if quick:
         runs = [("barrier", ["64", "1"]), ("spawn", ["4", "3"]),
                 ("share", ["8", "2"])]
-    for run in runs:
+    for run, engine in [(r, e) for r in runs for e in ("ptrace", "cache")]:
         name, args = run[0], run[1]
         exe = os.path.join(BUILD, name)
         seed = rng.randrange(1, 2**31)
-        cmd = [EXACT_THREADS, "-r", str(seed), "-n", "50", "-t",
-               "240"]
+        cmd = [EXACT_THREADS, "-e", engine, "-r", str(seed), "-n", "50",
+               "-t", "240"]
         if name == "share":
             cmd += ["-c"]     # each worker against its single-step run
         if len(run) > 2:
@@ -255,11 +255,12 @@ def mode_threads(totals, rng, quick):
             totals.compared += int(m.group(1))
         if proc.returncode:
             totals.diffs += 1
-            print("fuzz: threads %s %s: FAILED\n%s" %
-                  (name, " ".join(args), proc.stdout))
+            print("fuzz: threads %s %s (%s): FAILED\n%s" %
+                  (name, " ".join(args), engine, proc.stdout))
         else:
-            print("fuzz: threads %s %s: %s" %
-                  (name, " ".join(args), " / ".join(summary[-2:])))
+            print("fuzz: threads %s %s (%s): %s" %
+                  (name, " ".join(args), engine,
+                   " / ".join(summary[-2:])))
         sys.stdout.flush()
 
 

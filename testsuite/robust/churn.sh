@@ -63,7 +63,7 @@ whole forks count
 
 session forks_cache forks:100
 expect forks_cache '^forks 100: 0 wrong$' "every child exits as it should"
-expect forks_cache '^Thread [0-9.]*: code cache, [1-9][0-9]* instructions' "the code cache ran it"
+expect forks_cache '^Thread [0-9.]*: engine code cache, [1-9][0-9]* instructions recorded: [1-9][0-9]* in the code cache' "the code cache ran it"
 whole forks_cache
 
 session threads threads:64 ptrace
