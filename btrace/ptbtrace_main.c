@@ -303,6 +303,12 @@ static void bt_info_threads(const struct bt_bundle *b)
 		else
 			printf("; none dropped.\n");
 	}
+	if (b->time.mult)
+		printf("Time: TSC at %.3f MHz (perf's time_mult %" PRIu32
+		       ", time_shift %u, time_zero %" PRIu64 ").\n",
+		       1000.0 * (double) (1ull << b->time.shift) /
+		       (double) b->time.mult, b->time.mult, b->time.shift,
+		       b->time.zero);
 	if (t->kind == btt_none)
 		return;
 	printf("Trigger: %s", bt_trigger_name(t->kind));

@@ -19,6 +19,7 @@
 #include "nat/debugregs.h"
 #include "nat/int3_table.h"
 #include "nat/mem.h"
+#include "nat/tsc_clock.h"
 
 struct amd64_regs;
 struct emu;
@@ -194,6 +195,9 @@ struct nat_target {
 	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
+	/* The TSC against the clock from the start: what turns the
+	   emulated trace's time into nanoseconds.  */
+	struct nat_tsc_clock tsc_clock;
 	/* The thread whose event was reported last: the next pick starts
 	   after it, so threads that keep hitting a breakpoint nobody sees
 	   (a false condition) cannot starve the others' events.  */
@@ -410,6 +414,12 @@ void nat_target_set_thread_events(struct nat_target *target, int on);
 void nat_target_client_reset(struct nat_target *target);
 /* QPassSignals and QProgramSignals: PASS is indexed by host signal,
    NAT_SIGNALS entries.  */
+/* perf's conversion of the traces' TSC into nanoseconds
+   (nat/tsc_clock.h), measured since the target started; -pse_range if
+   it started too recently to tell.  */
+int nat_target_tsc_conv(const struct nat_target *target,
+			struct nat_tsc_conv *conv);
+
 void nat_target_set_pass_signals(struct nat_target *target,
 				 const uint8_t pass[NAT_SIGNALS]);
 void nat_target_set_program_signals(struct nat_target *target,

@@ -180,3 +180,9 @@ void nat_target_clear_new_thread_hook(struct nat_target *target, void *ctx)
 	target->on_new_thread = NULL;
 	target->on_new_thread_ctx = NULL;
 }
+
+int nat_target_tsc_conv(const struct nat_target *target,
+			struct nat_tsc_conv *conv)
+{
+	return nat_tsc_clock_conv(&target->tsc_clock, conv);
+}

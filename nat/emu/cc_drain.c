@@ -147,6 +147,8 @@ bool cc_drain(struct cc *cc, struct emu_thread *th)
 	if (cc_peek(th->tid, log, cc->logbuf, n) < 0)
 		return false;
 	ok = cc_drain_log(cc, th, cc->logbuf, n);
+	/* The log ran before this stop, what the thread runs next after.  */
+	emu_rec_time(th, false);
 	cc_poke(th->tid, cc->th.data + cc_ctl_cursor, &log, 8);
 	cc->st.drain_ns += cc_now_ns() - t0;
 	return ok;

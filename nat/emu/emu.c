@@ -506,6 +506,8 @@ enum emu_resume emu_continue(struct emu *emu, struct emu_thread *th,
 			return emu_resume_cont;   /* someone else's trap */
 		}
 		emu_rec_psb(th, ip);
+		if (!chain)
+			emu_rec_time(th, false);
 
 		if (!th->traced) {
 			/* Untraced: just get past a trap at IP.  */

@@ -22,6 +22,8 @@ int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
 		emu_ring_fini(&th->ring);
 		return err;
 	}
+	/* The trace starts with the time (in its PSB+).  */
+	th->pt.tsc = emu_pt_now();
 	return emu_pt_psb(&th->pt, false, 0);
 }
 
