@@ -11,9 +11,11 @@ btrace_libptbundle_la_SOURCES = \
 	btrace/bt_bundle.c btrace/bt_bundle_int.h btrace/bt_bundle_v2.c
 btrace_libptbundle_la_LIBADD = $(LIBDEFLATE_LIBS)
 
-lib_LTLIBRARIES += btrace/libptbtrace.la
-include_HEADERS += btrace/ptbtrace.h
-btrace_libptbtrace_la_SOURCES = \
+# Every object of the library, all symbols visible, for the tests that
+# reach past the public API; the installed library wraps it.
+noinst_LTLIBRARIES += btrace/libptbtrace_int.la
+btrace_libptbtrace_int_la_SOURCES = \
+	btrace/ptbtrace_version.c \
 	btrace/bt_array.c btrace/bt_array.h \
 	btrace/bt_exec_span.c \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
@@ -52,8 +54,24 @@ btrace_libptbtrace_la_SOURCES = \
 # What the library uses (its tests may call the same libraries).
 BT_DEP_LIBS = -lipt -lZydis -lopcodes $(LIBDW_LIBS) $(LIBELF_LIBS) \
 	$(LIBDEFLATE_LIBS) $(EXPAT_LIBS) $(JANSSON_LIBS) -lpthread
-btrace_libptbtrace_la_LIBADD = btrace/libptbundle.la $(BT_DEP_LIBS)
+btrace_libptbtrace_int_la_LIBADD = btrace/libptbundle.la $(BT_DEP_LIBS)
+
+# The installed library: a soname from libtool's -version-info
+# (configure.ac) and only ptbtrace.h's functions exported (the version
+# script; testsuite/btrace/abi_check.py holds it to the header).
+lib_LTLIBRARIES += btrace/libptbtrace.la
+include_HEADERS += btrace/ptbtrace.h
+btrace_libptbtrace_la_SOURCES =
+btrace_libptbtrace_la_LIBADD = btrace/libptbtrace_int.la
+btrace_libptbtrace_la_LDFLAGS = -version-info $(PTBTRACE_LT_VERSION) \
+	-Wl,--version-script=$(srcdir)/btrace/libptbtrace.map
+EXTRA_btrace_libptbtrace_la_DEPENDENCIES = btrace/libptbtrace.map
+EXTRA_DIST += btrace/libptbtrace.map
+
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = btrace/libptbtrace.pc
 
 bin_PROGRAMS += ptbtrace
 ptbtrace_SOURCES = btrace/ptbtrace_main.c
 ptbtrace_LDADD = btrace/libptbtrace.la $(JANSSON_LIBS)
+EXTRA_DIST += btrace/libptbtrace.pc.in

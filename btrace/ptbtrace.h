@@ -18,6 +18,17 @@
 extern "C" {
 #endif
 
+/* The version of this header (the package's, configure.ac's AC_INIT);
+   ptbtrace_version() says which library a program runs with.  The
+   soname's number changes only when the ABI does.  */
+#define PTBTRACE_VERSION_MAJOR 0
+#define PTBTRACE_VERSION_MINOR 1
+#define PTBTRACE_VERSION_PATCH 0
+#define PTBTRACE_VERSION "0.1.0"
+
+/* The library's version, "MAJOR.MINOR.PATCH".  */
+const char *ptbtrace_version(void);
+
 enum bt_error_code {
 	bte_ok,
 	bte_internal,      /* a bug in libptbtrace */

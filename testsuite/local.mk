@@ -27,6 +27,10 @@ list-%:
 TESTS += testsuite/layers_check.py
 EXTRA_DIST += testsuite/layers_check.py doc/HACKING.md
 
+# debian/control's Build-Depends against `./bootstrap --packages build`.
+TESTS += testsuite/build_deps_check.py
+EXTRA_DIST += testsuite/build_deps_check.py
+
 # `make distcheck-quick`: make distcheck (the tarball built out of tree,
 # installed, uninstalled, cleaned) with the tarball's tests cut to the
 # unit tests, the emulator's oracle and the layer check, the run CI

@@ -170,7 +170,9 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 			emu_rec_gap(th, blk->jcc_ip);
 			orig = blk->jcc_ip;
 		} else if (cc_run_branch(cc, th, blk, regs, orig, &target)) {
-			/* Run here, and go on in the cache.  */
+			/* Run here (one instruction, the branch), and go on
+			   in the cache.  */
+			cc->st.insns++;
 			regs->rip = target;
 			regs->gs_base = 0;
 			cc->th.cur_ip = target;

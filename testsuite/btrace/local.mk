@@ -31,6 +31,15 @@ EXTRA_DIST += $(btrace_tests)
 # against single-step ground truth, its call/return and report views
 # against ptbtrace's, export-to-sqlite.py, and bad input.
 check_PROGRAMS += testsuite/btrace/bt_perf_record
-testsuite_btrace_bt_perf_record_LDADD = btrace/libptbtrace.la $(EMU_DRIVER_LIBS)
+testsuite_btrace_bt_perf_record_LDADD = btrace/libptbtrace_int.la $(EMU_DRIVER_LIBS)
 TESTS += testsuite/btrace/perf_export.sh
 EXTRA_DIST += testsuite/btrace/perf_export.sh
+
+# The installed library's exports against its header.
+TESTS += testsuite/btrace/abi_check.py
+EXTRA_DIST += testsuite/btrace/abi_check.py
+
+# make install into a temporary DESTDIR, the example built there with
+# pkg-config, and make uninstall.
+TESTS += testsuite/btrace/install_check.sh
+EXTRA_DIST += testsuite/btrace/install_check.sh doc/examples/call_history.c

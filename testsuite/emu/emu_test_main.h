@@ -1,7 +1,8 @@
-/* main() for the emulator's tests that need ptrace: where the kernel
-   refuses it (containers, seccomp), they print SKIP with the reason and
-   exit 77 so that automake reports a skip, not a pass.  Include once,
-   in the test file.  */
+/* main() for the tests that need ptrace (the emulator's, and the unit
+   tests of nat/ and server/ that drive an inferior): where the kernel
+   refuses it (containers, seccomp, a package build's chroot), they print
+   SKIP with the reason and exit 77 so that automake reports a skip, not
+   a pass or a hang.  Include once, in the test file.  */
 #ifndef TESTSUITE_EMU_EMU_TEST_MAIN_H
 #define TESTSUITE_EMU_EMU_TEST_MAIN_H
 

@@ -35,7 +35,7 @@ fuzz_srv_sources = $(sort $(filter %.c,$(server_libpsserver_a_SOURCES) \
 	$(rec_librec_a_SOURCES) $(btrace_libptbundle_la_SOURCES) \
 	$(nat_libpsnat_a_SOURCES) $(xml_libpsxml_a_SOURCES) \
 	$(common_libpscommon_a_SOURCES)))
-fuzz_bt_sources = $(filter %.c,$(btrace_libptbtrace_la_SOURCES) \
+fuzz_bt_sources = $(filter %.c,$(btrace_libptbtrace_int_la_SOURCES) \
 	$(btrace_libptbundle_la_SOURCES))
 fuzz_rsp_sources = $(filter %.c,$(filter server/rsp_% server/comm_addr.c,\
 	$(server_libpsserver_a_SOURCES)) $(common_libpscommon_a_SOURCES))

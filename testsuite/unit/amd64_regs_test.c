@@ -7,6 +7,7 @@
 #include "common/ps_error.h"
 #include "common/ps_hex.h"
 #include "testsuite/unit/tracee.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <asm/prctl.h>
 #include <cpuid.h>

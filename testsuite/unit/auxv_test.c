@@ -2,6 +2,7 @@
 #include "nat/auxv.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <criterion/criterion.h>
 #include <elf.h>

@@ -2,6 +2,7 @@
 
 #include "common/ps_error.h"
 #include "nat/catch_syscall.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <signal.h>
 #include <sys/ptrace.h>

@@ -4,6 +4,7 @@
 #include "nat/debugregs.h"
 #include "testsuite/unit/debugregs_probe.h"
 #include "testsuite/unit/tracee.h"
+#include "testsuite/emu/emu_test_main.h"
 
 static volatile long watched[4];
 

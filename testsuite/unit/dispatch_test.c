@@ -1,6 +1,7 @@
 /* server/dispatch.c: which handler a packet reaches; unknown packets get
    the empty reply, and short or malformed ones never crash.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 TestSuite(dispatch, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);

@@ -3,6 +3,7 @@
 #include "server/rsp_escape.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>

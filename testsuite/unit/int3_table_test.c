@@ -4,6 +4,7 @@
 #include "nat/int3_table.h"
 #include "nat/mem.h"
 #include "testsuite/unit/tracee.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <string.h>
 

@@ -4,7 +4,7 @@
 # libptbtrace (BT_UNIT_LIBS).
 UNIT_LIBS = testsuite/emu/libemudriver.a $(PTSTUB_LIBS) $(EXPAT_LIBS) \
 	$(CRITERION_LIBS) -ldl
-BT_UNIT_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace.la \
+BT_UNIT_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace_int.la \
 	$(BT_DEP_LIBS) $(CRITERION_LIBS)
 unit_tests =
 
@@ -213,6 +213,8 @@ unit_tests += testsuite/unit/rec_symbol_test
 testsuite_unit_rec_symbol_test_LDADD = $(UNIT_LIBS)
 
 # btrace/ (libptbtrace)
+unit_tests += testsuite/unit/ptbtrace_version_test
+testsuite_unit_ptbtrace_version_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_array_test
 testsuite_unit_bt_array_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_bundle_test

@@ -3,6 +3,7 @@
 #include "common/ps_error.h"
 #include "nat/maps.h"
 #include "testsuite/unit/tracee.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <string.h>
 #include <sys/mman.h>
@@ -39,7 +40,10 @@ Test(maps, lists_the_program_with_its_build_id)
 			cr_assert_eq(m->build_id_size, 0);
 		}
 	}
-	cr_assert_eq(text, 1);
+	/* One mapping of the text, or two: criterion's worker patches
+	   main() (ours, from emu_test_main.h) through mprotect, which may
+	   split the text mapping at main's page.  */
+	cr_assert(text == 1 || text == 2, "%d text mappings", text);
 	cr_assert_eq(vdso, 1);
 	nat_maps_fini(&maps);
 	tracee_kill(pid);

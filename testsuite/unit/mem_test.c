@@ -3,6 +3,7 @@
 #include "common/ps_error.h"
 #include "nat/mem.h"
 #include "testsuite/unit/tracee.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <string.h>
 #include <sys/mman.h>

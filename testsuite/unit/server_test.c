@@ -2,6 +2,7 @@
    and the packet loop srv_serve (driven over a socketpair with acks, as
    GDB drives it).  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <ctype.h>
 #include <pthread.h>

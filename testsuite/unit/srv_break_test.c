@@ -3,6 +3,7 @@
    nothing.  */
 #include "testsuite/unit/debugregs_probe.h"
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 TestSuite(srv_break, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);

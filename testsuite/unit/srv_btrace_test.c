@@ -1,4 +1,5 @@
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include "nat/btrace.h"
 

@@ -1,5 +1,6 @@
 /* server/srv_general.c: '?' (the last stop again) and vFile routing.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 TestSuite(srv_general, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);

@@ -2,6 +2,7 @@
    test program: qHostInfo, qProcessInfo, qMemoryRegionInfo,
    jThreadsInfo, qShlibInfoAddr, and k answered only for LLDB.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include "server/srv_lldb.h"
 

@@ -3,6 +3,7 @@
    ones (malformed JSON, unknown type, unknown tid, a read past the end)
    that must get an error naming the cause and change nothing.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include "nat/btrace.h"
 #include "server/srv_lldb.h"

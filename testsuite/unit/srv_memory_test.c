@@ -1,6 +1,7 @@
 /* server/srv_memory.c: m, M and X against the child's real memory, read
    behind the server's back through /proc/PID/mem.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 TestSuite(srv_memory, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);

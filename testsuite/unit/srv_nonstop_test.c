@@ -2,6 +2,7 @@
    runs, stops as %Stop notifications with the rest queued for vStopped,
    vCont;t reported as signal 0, '?' listing every stopped thread.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 TestSuite(srv_nonstop, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);

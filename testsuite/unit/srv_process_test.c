@@ -1,6 +1,7 @@
 /* server/srv_process.c: !, vRun, vAttach, vKill, k and D on real
    processes.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <sys/prctl.h>
 

@@ -1,6 +1,7 @@
 /* server/srv_query.c: qSupported, QStartNoAckMode, qAttached, qSymbol.  */
 #include "testsuite/unit/srv_fixture.h"
 #include "common/ps_crc32.h"
+#include "testsuite/emu/emu_test_main.h"
 
 TestSuite(srv_query, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);

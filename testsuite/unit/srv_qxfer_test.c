@@ -1,6 +1,7 @@
 /* server/srv_qxfer.c: qXfer objects read in chunks and reassembled as GDB
    does, compared with what /proc says; siginfo write; bad requests.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <signal.h>
 

@@ -1,5 +1,6 @@
 /* server/srv_regs.c: g, G, p and P on the stopped test program.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <stddef.h>
 #include <sys/ptrace.h>

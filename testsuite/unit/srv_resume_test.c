@@ -1,6 +1,7 @@
 /* server/srv_resume.c: vCont?, vCont and c/C/s/S run the real program;
    the stop replies come back over the socketpair.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 TestSuite(srv_resume, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);

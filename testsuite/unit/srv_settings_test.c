@@ -2,6 +2,7 @@
    directory vRun uses, and the startup flags.  Each setting is checked
    by its effect on a program started afterwards.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <limits.h>
 

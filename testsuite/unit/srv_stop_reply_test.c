@@ -1,6 +1,7 @@
 /* server/srv_stop_reply.c: T, W, X and N replies for each kind of event,
    written for the real stopped test program.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 TestSuite(srv_stop_reply, .init = srv_fx_setup, .fini = srv_fx_teardown,
 	  .timeout = SRV_FX_TIMEOUT);

@@ -1,6 +1,7 @@
 /* server/srv_threads.c: H, T, qC and the thread list, on the "threads"
    program stopped at a breakpoint, compared with /proc/PID/task.  */
 #include "testsuite/unit/srv_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <dirent.h>
 #include <stddef.h>

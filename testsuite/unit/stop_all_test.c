@@ -2,6 +2,7 @@
    the client's stop and for one process.  */
 #include "testsuite/unit/nat_fixture.h"
 #include "nat/process.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <signal.h>
 #include <string.h>

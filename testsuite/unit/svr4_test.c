@@ -3,6 +3,7 @@
 #include "nat/mem.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <criterion/criterion.h>
 #include <dlfcn.h>

@@ -3,6 +3,7 @@
 #include "testsuite/unit/nat_fixture.h"
 #include "nat/process.h"
 #include "nat/wait_status.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <signal.h>
 #include <string.h>

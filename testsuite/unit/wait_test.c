@@ -1,4 +1,5 @@
 #include "testsuite/unit/nat_fixture.h"
+#include "testsuite/emu/emu_test_main.h"
 
 #include <signal.h>
 #include <string.h>
