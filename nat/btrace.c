@@ -147,6 +147,44 @@ int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
 	return 0;
 }
 
+void nat_btrace_follow_clones(struct nat_thread *thread)
+{
+	if (thread->btrace)
+		thread->btrace->follow = true;
+}
+
+int nat_btrace_clone(struct nat_target *target, struct nat_thread *parent,
+		     struct nat_thread *child)
+{
+	const struct nat_btrace *pbt = parent->btrace;
+	char reason[256];
+	int err;
+
+	if (!pbt || !pbt->follow || child->btrace)
+		return 0;
+	reason[0] = '\0';
+	err = nat_btrace_enable(target, child, pbt->format, pbt->size, reason,
+				sizeof(reason));
+	if (err < 0) {
+		nat_debug(target, "thread %d: not traced at its clone: %s",
+			  (int) child->tid, reason);
+		return err;
+	}
+	child->btrace->follow = true;
+	child->btrace->inherited = true;
+	return 0;
+}
+
+bool nat_btrace_claim(struct nat_thread *thread, enum trace_format format)
+{
+	struct nat_btrace *bt = thread->btrace;
+
+	if (!bt || !bt->inherited || bt->format != format)
+		return false;
+	bt->inherited = false;
+	return true;
+}
+
 /* The emulator slows every branch of the process down: drop it when
    no thread needs it any more.  */
 static void nat_btrace_drop_emu(struct nat_process *proc)
@@ -301,7 +339,9 @@ int nat_btrace_status(const struct nat_thread *thread,
 	st->cc_branches = es.cc_branches;
 	st->cc_traps = es.cc_traps;
 	st->cc_blocks = es.cc_blocks;
+	st->cc_entries = es.cc_entries;
 	st->cc_fallback = es.cc_fallback;
+	st->cc_process_fallback = es.cc_process_fallback;
 	return 0;
 }
 

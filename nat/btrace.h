@@ -47,6 +47,9 @@ struct nat_btrace {
 	size_t size;               /* the buffer size in use */
 	uint64_t read_mark;        /* emulated PT: bytes recorded at the
 				      last read, for "new" */
+	bool follow;               /* threads it creates are traced too */
+	bool inherited;            /* started at its clone, the client has
+				      not asked for it yet */
 	struct perf_pt pt;
 	struct perf_bts bts;
 };
@@ -64,8 +67,9 @@ struct nat_btrace_status {
 				      outside the code cache */
 	/* Emulated: the engine, and what the code cache did.  */
 	bool cache;
-	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks;
-	const char *cc_fallback;
+	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks, cc_entries;
+	const char *cc_fallback;          /* the thread's, or NULL */
+	const char *cc_process_fallback;  /* the whole process's, or NULL */
 };
 
 /* "hardware" or "emulated", for status lines.  */
@@ -83,6 +87,18 @@ int nat_btrace_enable(struct nat_target *target, struct nat_thread *thread,
 		      enum trace_format format, size_t size, char *reason,
 		      size_t reason_len);
 int nat_btrace_disable(struct nat_target *target, struct nat_thread *thread);
+
+/* Threads THREAD (traced) creates from now on are traced from their
+   first instruction in its format and size, as GDB's own Linux target
+   enables tracing at the clone event; theirs follow too.  */
+void nat_btrace_follow_clones(struct nat_thread *thread);
+/* At PARENT's clone event, CHILD (stopped, not yet run): traced as
+   PARENT says.  0 when nothing was to be done.  */
+int nat_btrace_clone(struct nat_target *target, struct nat_thread *parent,
+		     struct nat_thread *child);
+/* Whether THREAD's trace was started at its clone in FORMAT and not
+   asked for yet: from now on it is the client's, kept as it is.  */
+bool nat_btrace_claim(struct nat_thread *thread, enum trace_format format);
 
 /* Close THREAD's trace source and free its trace, whichever source it
    is; the thread's process keeps its emulator.  */

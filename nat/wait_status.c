@@ -5,6 +5,7 @@
    Apart from waiting (wait.c) and stopping everything (stop_all.c), so
    that the one place deciding what a stop means serves both.  */
 #define _GNU_SOURCE
+#include "nat/btrace.h"
 #include "nat/process.h"
 #include "nat/emu/emu.h"
 #include "nat/wait_status.h"
@@ -189,6 +190,10 @@ static int nat_handle_clone(struct nat_target *target,
 	child = nat_add_thread(thread->proc, (pid_t) msg);
 	if (child && thread->proc->emu)
 		emu_on_clone(thread->proc->emu, child->tid);
+	/* Traced from its first instruction when its parent's trace says
+	   so: the client learns of it only at the next stop.  */
+	if (child && ws != -1)
+		nat_btrace_clone(target, thread, child);
 	if (child && ws != -1) {
 		child->dr_stale = 1;
 		child->resumed = thread->resumed;

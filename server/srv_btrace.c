@@ -33,6 +33,12 @@ static int srv_btrace_enable(struct srv *srv, enum trace_format format)
 
 	if (!thread)
 		return srv_reply;
+	/* A thread traced since its clone (its parent's trace follows
+	   clones) keeps what it recorded from its first instruction.  */
+	if (nat_btrace_claim(thread, format)) {
+		ps_buf_puts(&srv->reply, "OK");
+		return srv_reply;
+	}
 	if (nat_thread_traced(thread))
 		return srv_error_text(srv, "Btrace already enabled.");
 	reason[0] = '\0';
@@ -40,6 +46,9 @@ static int srv_btrace_enable(struct srv *srv, enum trace_format format)
 			      sizeof(reason)) < 0)
 		return srv_error_text(srv, reason[0] ? reason
 					   : "Could not enable branch tracing.");
+	/* GDB enables tracing for new threads itself, at their clone
+	   event on its own target: here they are traced from there.  */
+	nat_btrace_follow_clones(thread);
 	ps_buf_puts(&srv->reply, "OK");
 	return srv_reply;
 }

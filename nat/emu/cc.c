@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "nat/emu/cc_int.h"
 #include "nat/emu/cc_inject.h"
+#include "common/ps_array.h"
 #include "nat/emu/emu_engine.h"
 #include "nat/int3_table.h"
 #include "nat/mem.h"
@@ -18,23 +19,6 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-static bool cc_process_single(pid_t pid)
-{
-	char path[64];
-	struct dirent *d;
-	int n = 0;
-	DIR *dir;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int) pid);
-	dir = opendir(path);
-	if (!dir)
-		return false;
-	while ((d = readdir(dir)))
-		n += d->d_name[0] != '.';
-	closedir(dir);
-	return n == 1;
-}
 
 int cc_alloc(struct cc **out, struct emu *emu)
 {
@@ -50,8 +34,6 @@ int cc_alloc(struct cc **out, struct emu *emu)
 		free(cc);
 		return -pse_nomem;
 	}
-	if (!cc_process_single(emu->pid))
-		cc->fallback = "more than one thread";
 	*out = cc;
 	return 0;
 }
@@ -63,19 +45,65 @@ static void cc_drop_blocks(struct cc *cc)
 		cc->chunks[i].used = cc_chunk_head;
 }
 
+struct cc_thread *cc_thread_find(const struct cc *cc, pid_t tid)
+{
+	for (size_t i = 0; i < cc->nthreads; i++)
+		if (cc->threads[i]->tid == tid)
+			return cc->threads[i];
+	return NULL;
+}
+
+struct cc_thread *cc_thread_get(struct cc *cc, pid_t tid)
+{
+	struct cc_thread *ct = cc_thread_find(cc, tid);
+
+	if (ct)
+		return ct;
+	if (PS_ARRAY_RESERVE(cc->threads, cc->cap, cc->nthreads + 1))
+		return NULL;
+	ct = calloc(1, sizeof(*ct));
+	if (!ct)
+		return NULL;
+	ct->tid = tid;
+	cc->threads[cc->nthreads++] = ct;
+	cc->st.threads++;
+	return ct;
+}
+
+/* Every data mapping: the threads' and the spare ones.  */
+static void cc_unmap_data(struct cc *cc, pid_t tid, struct nat_mem *mem)
+{
+	for (size_t i = 0; i < cc->nthreads; i++) {
+		if (cc->threads[i]->data)
+			cc_inject_munmap(tid, mem, cc->syscall_at,
+					 cc->threads[i]->data,
+					 cc_data_size(cc));
+	}
+	for (size_t i = 0; i < cc->nspare; i++)
+		cc_inject_munmap(tid, mem, cc->syscall_at, cc->spare[i],
+				 cc_data_size(cc));
+}
+
+/* The mappings are gone (or about to be): no thread has any.  */
+static void cc_forget_data(struct cc *cc)
+{
+	for (size_t i = 0; i < cc->nthreads; i++)
+		cc->threads[i]->data = 0;
+	cc->nspare = 0;
+}
+
 static void cc_unmap(struct cc *cc, pid_t tid)
 {
 	struct nat_mem *mem = cc->emu->mem;
 	uint64_t at = cc->syscall_at;
 
-	if (cc->th.data)
-		cc_inject_munmap(tid, mem, at, cc->th.data, cc_data_size(cc));
+	cc_unmap_data(cc, tid, mem);
 	/* The chunk holding the SYSCALL goes last.  */
 	for (size_t i = cc->nchunks; i-- > 0;)
 		cc_inject_munmap(tid, mem, i ? at : 0, cc->chunks[i].addr,
 				 cc_chunk_size);
 	cc->nchunks = 0;
-	cc->th.data = 0;
+	cc_forget_data(cc);
 	cc->syscall_at = 0;
 }
 
@@ -87,32 +115,112 @@ void cc_free(struct cc *cc, pid_t tid)
 	if (tid)
 		cc_unmap(cc, tid);
 	cc_blocks_fini(&cc->bs);
+	for (size_t i = 0; i < cc->nthreads; i++)
+		free(cc->threads[i]);
+	free(cc->threads);
+	free(cc->spare);
 	free(cc->logbuf);
 	free(cc);
 }
 
+void cc_thread_gone(struct cc *cc, pid_t tid)
+{
+	struct cc_thread *ct;
+
+	if (!cc || !(ct = cc_thread_find(cc, tid)) || !ct->data)
+		return;
+	if (!PS_ARRAY_RESERVE(cc->spare, cc->sparecap, cc->nspare + 1))
+		cc->spare[cc->nspare++] = ct->data;
+	ct->data = 0;
+}
+
+void cc_thread_drop(struct cc *cc, pid_t tid)
+{
+	struct cc_thread *ct;
+
+	if (!cc || !(ct = cc_thread_find(cc, tid)))
+		return;
+	cc_thread_gone(cc, tid);
+	for (size_t i = 0; i < cc->nthreads; i++) {
+		if (cc->threads[i] == ct) {
+			cc->threads[i] = cc->threads[--cc->nthreads];
+			break;
+		}
+	}
+	free(ct);
+}
 
 /* Lookups must not find blocks that are gone.  */
-static void cc_table_clear(struct cc *cc)
+static void cc_table_clear(struct cc *cc, pid_t tid, uint64_t data)
 {
-	void *zero;
+	void *zero = calloc(cc_table_size, 16);
 
-	if (!cc->th.data)
-		return;
-	zero = calloc(cc_table_size, 16);
 	if (zero)
-		cc_poke(cc->th.tid, cc->th.data + cc_ctl_table, zero,
+		cc_poke(tid, data + cc_ctl_table, zero,
 			(size_t) cc_table_size * 16);
 	free(zero);
 }
 
-void cc_flush(struct cc *cc)
+bool cc_others_inside(const struct cc *cc,
+			     const struct emu_thread *self)
 {
-	if (!cc || !cc->bs.nblocks)
-		return;
+	const struct emu *emu = cc->emu;
+
+	for (size_t i = 0; i < emu->nthreads; i++)
+		if (emu->threads[i] != self &&
+		    emu->threads[i]->mode == emu_mode_cache)
+			return true;
+	return false;
+}
+
+bool cc_flush_for(struct cc *cc, const struct emu_thread *self)
+{
+	if (cc_others_inside(cc, self)) {
+		cc->flush_pending = true;
+		return false;
+	}
+	cc->flush_pending = false;
 	cc->st.flushes++;
 	cc_drop_blocks(cc);
-	cc_table_clear(cc);
+	/* The spare mappings' tables are cleared when they are taken.  */
+	for (size_t i = 0; i < cc->nthreads; i++)
+		if (cc->threads[i]->data)
+			cc_table_clear(cc, cc->threads[i]->tid,
+				       cc->threads[i]->data);
+	return true;
+}
+
+void cc_flush(struct cc *cc)
+{
+	if (!cc || (!cc->bs.nblocks && !cc->bs.nbad && !cc->flush_pending))
+		return;
+	cc_flush_for(cc, NULL);
+}
+
+void cc_flush_range(struct cc *cc, uint64_t lo, uint64_t hi)
+{
+	if (!cc || cc->flush_pending)
+		return;
+	/* Starts found uncopyable may be copyable now.  */
+	for (size_t i = 0; i < cc->bs.nbad; i++) {
+		if (cc->bs.bad[i]->start < hi &&
+		    cc->bs.bad[i]->start + 15 >= lo) {
+			cc_flush(cc);
+			return;
+		}
+	}
+	for (size_t i = 0; i < cc->bs.nblocks; i++) {
+		const struct cc_block *blk = cc->bs.blocks[i];
+
+		/* 15 bytes: the longest instruction.  */
+		for (uint16_t k = 0; k < blk->ninsns; k++) {
+			if (blk->insns[k].ip < hi &&
+			    blk->insns[k].ip + 15 >= lo) {
+				cc_flush(cc);
+				return;
+			}
+		}
+	}
 }
 
 void cc_on_exec(struct cc *cc)
@@ -120,33 +228,49 @@ void cc_on_exec(struct cc *cc)
 	cc_drop_blocks(cc);
 	cc->nchunks = 0;
 	cc->syscall_at = 0;
-	cc->th.data = 0;
+	cc->flush_pending = false;
+	cc_forget_data(cc);
 }
 
 void cc_on_fork(struct cc *cc, pid_t child)
 {
 	struct nat_mem mem;
 
-	if (!cc->nchunks && !cc->th.data)
+	if (!cc->nchunks && !cc->nthreads && !cc->nspare)
 		return;
 	/* A vfork child shares the memory (and so the cache): only a
 	   child proven to have its own copy is cleaned.  */
 	if (syscall(SYS_kcmp, cc->emu->pid, child, 1 /* KCMP_VM */, 0, 0) <= 0)
 		return;
 	nat_mem_init(&mem, child);
-	if (cc->th.data)
-		cc_inject_munmap(child, &mem, cc->syscall_at, cc->th.data,
-				 cc_data_size(cc));
+	cc_unmap_data(cc, child, &mem);
 	for (size_t i = cc->nchunks; i-- > 0;)
 		cc_inject_munmap(child, &mem, i ? cc->syscall_at : 0,
 				 cc->chunks[i].addr, cc_chunk_size);
 	nat_mem_fini(&mem);
 }
 
-void cc_status(const struct cc *cc, struct cc_status *st)
+void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st)
 {
+	const struct cc_thread *ct = tid ? cc_thread_find(cc, tid) : NULL;
+
 	*st = cc->st;
 	st->fallback = cc->fallback;
+	if (!tid)
+		return;
+	st->process_fallback = cc->fallback;
+	st->fallback = NULL;
+	st->entries = st->traps = st->fills = st->branches = st->insns = 0;
+	st->signals = 0;
+	if (!ct)
+		return;
+	st->entries = ct->st.entries;
+	st->traps = ct->st.traps;
+	st->fills = ct->st.fills;
+	st->branches = ct->st.branches;
+	st->insns = ct->st.insns;
+	st->signals = ct->st.signals;
+	st->fallback = ct->fallback;
 }
 
 /* Others' int3s (GDB's breakpoints): a block never copies one.  */
@@ -208,34 +332,40 @@ static struct cc_chunk *cc_chunk_new(struct cc *cc, pid_t tid, uint64_t ip)
 	return c;
 }
 
-/* The per-thread data mapping (control page, log, guard page).  */
-int cc_thread_data(struct cc *cc, pid_t tid)
+/* The per-thread data mapping (control page, log, guard page): a
+   spare one (its table cleared), else a new one.  */
+int cc_thread_data(struct cc *cc, struct cc_thread *ct)
 {
 	struct nat_mem *mem = cc->emu->mem;
+	pid_t tid = ct->tid;
 	uint64_t addr, log;
 	int err;
 
-	if (cc->th.data && cc->th.tid == tid)
+	if (ct->data)
 		return 0;
-	if (cc->th.data)
-		return -pse_unsupported;
-	err = cc_inject_mmap(tid, mem, cc->syscall_at, cc_data_hint, true,
-			     cc_data_size(cc), PROT_READ | PROT_WRITE,
-			     CC_MAP_NAME("branch log"), &addr);
-	if (err < 0)
-		return err;
-	err = cc_inject_mprotect(tid, mem, cc->syscall_at,
-				 addr + cc_log_off + cc->log_size, cc_page,
-				 PROT_NONE);
-	if (err < 0) {
-		cc_inject_munmap(tid, mem, cc->syscall_at, addr, cc_data_size(cc));
-		return err;
+	if (cc->nspare) {
+		addr = cc->spare[--cc->nspare];
+		cc_table_clear(cc, tid, addr);
+	} else {
+		err = cc_inject_mmap(tid, mem, cc->syscall_at, cc_data_hint,
+				     true, cc_data_size(cc),
+				     PROT_READ | PROT_WRITE,
+				     CC_MAP_NAME("branch log"), &addr);
+		if (err < 0)
+			return err;
+		err = cc_inject_mprotect(tid, mem, cc->syscall_at,
+					 addr + cc_log_off + cc->log_size,
+					 cc_page, PROT_NONE);
+		if (err < 0) {
+			cc_inject_munmap(tid, mem, cc->syscall_at, addr,
+					 cc_data_size(cc));
+			return err;
+		}
 	}
 	log = addr + cc_log_off;
 	if (nat_mem_write(mem, addr + cc_ctl_cursor, &log, 8) < 0)
 		return -pse_fault;
-	cc->th.tid = tid;
-	cc->th.data = addr;
+	ct->data = addr;
 	return 0;
 }
 
@@ -259,6 +389,9 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start)
 	uint64_t t0;
 	int err;
 
+	/* Stale: none is taken until the flush is done.  */
+	if (cc->flush_pending)
+		return NULL;
 	if (blk)
 		return blk->size ? blk : NULL;
 	for (size_t i = 0; i < cc->nchunks; i++)

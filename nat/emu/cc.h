@@ -7,13 +7,17 @@
    per-thread table in the inferior (a miss traps to ptstub, which runs
    the branch and fills the table); system calls and whatever the cache
    cannot run leave it at their original IP for the ptrace engine, which
-   sends the thread back in at the next block.  Per-thread state is the
-   GS base, set by ptstub while the thread runs in the cache.
+   sends the thread back in at the next block.  Every traced thread
+   has its own data (control page, table, log), reached through its GS
+   base, set by ptstub while the thread runs in the cache; the code is
+   shared.
 
-   Limits of this stage: a single-threaded process only (with more
-   threads the ptrace engine records alone), programs that do not use
-   GS; breakpoints are taken into account when the thread is next
-   resumed (so not while it runs: non-stop).
+   Limits of this stage: a thread whose GS base is set stays with the
+   ptrace engine; breakpoints are taken into account when the thread is
+   next resumed (so not while it runs: non-stop); a translation
+   dropped (code or map changed) while other threads run in the cache
+   is dropped when the last of them leaves at its next exit, so they
+   may run the old code until then.
    Internal to nat/emu/: the hooks are in emu.c and emu_stop.c.  */
 #ifndef NAT_EMU_CC_H
 #define NAT_EMU_CC_H
@@ -48,6 +52,24 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 
 /* Code or the map changed: forget every translation.  */
 void cc_flush(struct cc *cc);
+/* The map changed in [LO, HI): forget the translations if any copies
+   code from there.  */
+void cc_flush_range(struct cc *cc, uint64_t lo, uint64_t hi);
+/* TH, in the cache, stopped at its exit (PTRACE_EVENT_EXIT: its memory
+   is still there): its log drained, its trace up to REGS->rip
+   recorded, and it is out of the cache (false: it could not be placed,
+   the caller records a gap).  */
+bool cc_on_exit(struct cc *cc, struct emu_thread *th,
+		struct user_regs_struct *regs);
+/* TH, in the cache, ended without an exit event (SIGKILL'd: the others
+   of an exit_group): its log drained through another thread of the
+   process; its trace ends at the last branch it logged (false: the log
+   could not be read).  */
+bool cc_on_gone(struct cc *cc, struct emu_thread *th);
+/* Thread TID ended: its data mapping is kept for a new thread (its
+   counts stay); dropped: its counts go too.  */
+void cc_thread_gone(struct cc *cc, pid_t tid);
+void cc_thread_drop(struct cc *cc, pid_t tid);
 /* Exec: the mappings are gone.  */
 void cc_on_exec(struct cc *cc);
 /* A fork child's copy of the mappings is removed.  */
@@ -66,8 +88,16 @@ struct cc_status {
 	uint64_t flushes;
 	uint64_t signals;      /* signals that stopped it in the cache */
 	const char *fallback;  /* why it is off, or NULL */
+	/* With a thread: why the whole process is off, apart from why the
+	   thread is (FALLBACK).  */
+	const char *process_fallback;
+	uint64_t threads;      /* threads that entered it */
 };
 
-void cc_status(const struct cc *cc, struct cc_status *st);
+/* Thread TID's counts (entries, traps, fills, branches, insns,
+   signals: its own; blocks, bytes, times, flushes: the process's) and
+   why it is off (its own reason, and the process's apart); TID 0: the
+   process's counts and reason.  */
+void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st);
 
 #endif

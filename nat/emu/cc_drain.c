@@ -77,10 +77,10 @@ static void cc_drain_rec(struct emu_thread *th, const struct cc_block *blk,
    the block the thread was in.  False if the log does not fit the
    blocks (never expected; the caller records a gap).  The loop keeps
    its state in locals, stored once at the end: it runs per entry.  */
-static bool cc_drain_log(struct cc *cc, struct emu_thread *th,
-			 const uint8_t *buf, size_t n)
+static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
+			 struct emu_thread *th, const uint8_t *buf, size_t n)
 {
-	uint64_t cur = cc->th.cur_ip, insns = 0, branches = 0;
+	uint64_t cur = ct->cur_ip, insns = 0, branches = 0;
 	struct cc_block *blk = cc_blocks_find(&cc->bs, cur);
 	bool pt = th->format == trace_format_pt && th->traced && th->on;
 	const uint8_t *p = buf, *end = buf + n;
@@ -121,21 +121,25 @@ static bool cc_drain_log(struct cc *cc, struct emu_thread *th,
 		th->last_exec = blk->jcc_ip;
 		blk = next ? next : cc_drain_find(cc, blk, taken, target);
 	}
-	cc->th.cur_ip = cur;
+	ct->cur_ip = cur;
 	cc->st.insns += insns;
 	cc->st.branches += branches;
+	ct->st.insns += insns;
+	ct->st.branches += branches;
 	return ok;
 }
 
-/* Turn the thread's log into trace, and empty it.  */
-bool cc_drain(struct cc *cc, struct emu_thread *th)
+/* Turn the thread's log into trace, and empty it, reading it through
+   thread TID of the process.  */
+bool cc_drain_via(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
+		  pid_t tid)
 {
-	uint64_t log = cc->th.data + cc_log_off, cursor;
+	uint64_t log = ct->data + cc_log_off, cursor;
 	uint64_t t0;
 	size_t n;
 	bool ok;
 
-	if (cc_peek(th->tid, cc->th.data + cc_ctl_cursor, &cursor, 8) < 0 ||
+	if (cc_peek(tid, ct->data + cc_ctl_cursor, &cursor, 8) < 0 ||
 	    cursor < log || cursor > log + cc->log_size)
 		return false;
 	n = (size_t) (cursor - log);
@@ -144,12 +148,17 @@ bool cc_drain(struct cc *cc, struct emu_thread *th)
 	if (!cc->logbuf && !(cc->logbuf = malloc(cc->log_size)))
 		return false;
 	t0 = cc_now_ns();
-	if (cc_peek(th->tid, log, cc->logbuf, n) < 0)
+	if (cc_peek(tid, log, cc->logbuf, n) < 0)
 		return false;
-	ok = cc_drain_log(cc, th, cc->logbuf, n);
+	ok = cc_drain_log(cc, ct, th, cc->logbuf, n);
 	/* The log ran before this stop, what the thread runs next after.  */
 	emu_rec_time(th, false);
-	cc_poke(th->tid, cc->th.data + cc_ctl_cursor, &log, 8);
+	cc_poke(tid, ct->data + cc_ctl_cursor, &log, 8);
 	cc->st.drain_ns += cc_now_ns() - t0;
 	return ok;
+}
+
+bool cc_drain(struct cc *cc, struct cc_thread *ct, struct emu_thread *th)
+{
+	return cc_drain_via(cc, ct, th, th->tid);
 }

@@ -12,56 +12,63 @@
 bool cc_enter(struct cc *cc, struct emu_thread *th,
 	      struct user_regs_struct *regs)
 {
-	struct emu *emu = cc->emu;
+	struct cc_thread *ct;
 	struct cc_block *blk;
 	uint64_t sig;
 
 	if (cc->fallback || !th->traced || !th->on)
 		return false;
-	if (cc->skip && cc->skip == regs->rip) {
-		cc->skip = 0;
+	ct = cc_thread_get(cc, th->tid);
+	if (!ct || ct->fallback)
+		return false;
+	if (ct->skip && ct->skip == regs->rip) {
+		ct->skip = 0;
 		return false;
 	}
-	if (emu->nthreads != 1 || emu->ntraced != 1)
-		return false;
 	if (regs->gs_base || regs->gs) {
-		cc->fallback = "the program uses GS";
+		/* Its log is reached through GS.  */
+		ct->fallback = "the program uses GS";
 		return false;
 	}
 	sig = cc_sites_sig(cc);
 	if (sig != cc->sites_sig) {
-		cc_flush(cc);
 		cc->sites_sig = sig;
+		if (cc->bs.nblocks)
+			cc_flush_for(cc, th);
 	}
+	if (cc->flush_pending && !cc_flush_for(cc, th))
+		return false;
 	if (!cc_may_copy(cc, regs->rip))
 		return false;
 	blk = cc_block_get(cc, th->tid, regs->rip);
 	if (!blk)
 		return false;
-	if (cc_thread_data(cc, th->tid) < 0) {
-		cc->fallback = "its mappings could not be made";
+	if (cc_thread_data(cc, ct) < 0) {
+		ct->fallback = "its mappings could not be made";
 		return false;
 	}
 	{
 		/* Returns find this block through the table.  */
-		uint64_t at = cc->th.data + cc_ctl_table +
+		uint64_t at = ct->data + cc_ctl_table +
 			((regs->rip & (cc_table_size - 1)) << 3);
 		uint64_t neg = -regs->rip;
 
 		cc_poke(th->tid, at, &neg, 8);
 		cc_poke(th->tid, at + cc_table_size * 8, &blk->cache, 8);
 	}
-	cc->th.cur_ip = regs->rip;
+	ct->cur_ip = regs->rip;
 	regs->rip = blk->cache;
-	regs->gs_base = cc->th.data;
+	regs->gs_base = ct->data;
 	th->mode = emu_mode_cache;
+	ct->st.entries++;
 	cc->st.entries++;
 	return true;
 }
 
 /* A stop in a return's lookup: registers back from their slots; before
    the target is logged the return has not run, after it, it has.  */
-static bool cc_settle_ret(struct cc *cc, struct emu_thread *th,
+static bool cc_settle_ret(struct cc *cc, struct cc_thread *ct,
+			  struct emu_thread *th,
 			  const struct cc_block *blk,
 			  const struct cc_pos *pos,
 			  struct user_regs_struct *regs, uint64_t *orig)
@@ -69,12 +76,12 @@ static bool cc_settle_ret(struct cc *cc, struct emu_thread *th,
 	uint64_t v;
 
 	if (pos->flags & cc_ret_rax) {
-		if (cc_peek(th->tid, cc->th.data + cc_ctl_save, &v, 8) < 0)
+		if (cc_peek(th->tid, ct->data + cc_ctl_save, &v, 8) < 0)
 			return false;
 		regs->rax = v;
 	}
 	if (pos->flags & cc_ret_rcx) {
-		if (cc_peek(th->tid, cc->th.data + cc_ctl_save2, &v, 8) < 0)
+		if (cc_peek(th->tid, ct->data + cc_ctl_save2, &v, 8) < 0)
 			return false;
 		regs->rcx = v;
 	}
@@ -90,13 +97,14 @@ static bool cc_settle_ret(struct cc *cc, struct emu_thread *th,
 			if (cc_poke(th->tid, regs->rsp, &blk->jcc_target, 8) < 0)
 				return false;
 		}
-		*orig = cc->th.cur_ip;
+		*orig = ct->cur_ip;
 		return true;
 	}
-	if (cc->th.cur_ip != blk->start)
+	if (ct->cur_ip != blk->start)
 		return false;
 	cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
 	cc->st.insns += blk->ncopied - 1 + blk->nedges;
+	ct->st.insns += blk->ncopied - 1 + blk->nedges;
 	*orig = blk->jcc_ip;
 	return true;
 }
@@ -104,13 +112,13 @@ static bool cc_settle_ret(struct cc *cc, struct emu_thread *th,
 /* Where a thread stopped at cache address IP stands in original terms:
    the trace up to there is recorded, the glue it was in finished, and
    *ORIG is the original IP of the next instruction.  */
-bool cc_settle(struct cc *cc, struct emu_thread *th,
+bool cc_settle(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
 	       struct user_regs_struct *regs, uint64_t ip,
 	       uint64_t *orig)
 {
 	const struct cc_block *blk = cc_blocks_at(&cc->bs, ip);
 	const struct cc_pos *pos;
-	bool drained = cc_drain(cc, th);
+	bool drained = cc_drain(cc, ct, th);
 
 	if (!blk || !drained)
 		return false;
@@ -125,7 +133,7 @@ bool cc_settle(struct cc *cc, struct emu_thread *th,
 
 		if (pos->flags == 0)
 			regs->rsp -= 8;
-		if (cc->th.cur_ip != blk->start ||
+		if (ct->cur_ip != blk->start ||
 		    cc_poke(th->tid, regs->rsp, &ret, 8) < 0)
 			return false;
 		for (uint16_t i = 0; i <= pos->insn; i++)
@@ -134,14 +142,14 @@ bool cc_settle(struct cc *cc, struct emu_thread *th,
 		return true;
 	}
 	case cc_pos_orig:
-		if (cc->th.cur_ip != blk->start)
+		if (ct->cur_ip != blk->start)
 			return false;
 		cc_rec_upto(th, blk, pos->insn);
 		*orig = blk->insns[pos->insn].ip;
 		return true;
 	case cc_pos_ret:
 	case cc_pos_miss:
-		return cc_settle_ret(cc, th, blk, pos, regs, orig);
+		return cc_settle_ret(cc, ct, th, blk, pos, regs, orig);
 	default:
 		break;
 	}
@@ -149,25 +157,27 @@ bool cc_settle(struct cc *cc, struct emu_thread *th,
 	if (pos->flags & cc_way_rax_saved) {
 		uint64_t rax;
 
-		if (cc_peek(th->tid, cc->th.data + cc_ctl_save, &rax, 8) < 0)
+		if (cc_peek(th->tid, ct->data + cc_ctl_save, &rax, 8) < 0)
 			return false;
 		regs->rax = rax;
 	}
 	if (blk->end == cc_end_exit || !(pos->flags & cc_way_logged)) {
-		if (cc->th.cur_ip != blk->start)
+		if (ct->cur_ip != blk->start)
 			return false;
 		cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
 		cc->st.insns += blk->ncopied + blk->nedges;
+		ct->st.insns += blk->ncopied + blk->nedges;
 		if (blk->end == cc_end_cond) {
 			emu_rec_cond(th, blk->jcc_ip, pos->way == 1,
 				     blk->jcc_target);
 			cc->st.branches++;
+			ct->st.branches++;
 		}
-	} else if (cc->th.cur_ip != blk->ways[pos->way].target) {
+	} else if (ct->cur_ip != blk->ways[pos->way].target) {
 		return false;
 	}
 	*orig = blk->ways[pos->way].target;
-	cc->th.cur_ip = *orig;
+	ct->cur_ip = *orig;
 	return true;
 }
 

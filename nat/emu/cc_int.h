@@ -40,10 +40,16 @@ struct cc_chunk {
 	uint64_t addr, used;
 };
 
+/* One thread's part of the cache: its data mapping (the translated
+   code is shared by all), where its log stands, what it ran there and
+   why it no longer enters, if it does not.  */
 struct cc_thread {
 	pid_t tid;
-	uint64_t data;       /* control page; the log follows */
+	uint64_t data;       /* control page; the log follows (0: none) */
 	uint64_t cur_ip;     /* the block the undrained log starts in */
+	uint64_t skip;       /* an IP not to enter at, once */
+	const char *fallback;
+	struct cc_status st; /* its own counts (blocks etc. stay 0) */
 };
 
 struct cc {
@@ -53,10 +59,17 @@ struct cc {
 	uint64_t syscall_at;           /* in the first chunk */
 	struct cc_blocks bs;
 	uint8_t *logbuf;               /* a drained log */
-	struct cc_thread th;           /* the one thread it runs */
-	uint64_t skip;                 /* an IP not to enter at, once */
+	struct cc_thread **threads;    /* by tid, those that entered */
+	size_t nthreads, cap;
+	/* Data mappings of threads that ended, for new threads: a thread
+	   that ends cannot unmap its own.  */
+	uint64_t *spare;
+	size_t nspare, sparecap;
+	/* A flush waits while other threads run translations: nothing is
+	   translated or entered until the last one has left.  */
+	bool flush_pending;
 	uint64_t sites_sig;            /* others' int3s at translation */
-	const char *fallback;
+	const char *fallback;          /* the whole process's */
 	size_t log_size;               /* bytes of log per thread */
 	struct cc_status st;
 };
@@ -111,19 +124,32 @@ static inline void cc_rec_upto(struct emu_thread *th,
 uint64_t cc_sites_sig(const struct cc *cc);
 bool cc_may_copy(void *ctx, uint64_t ip);
 struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start);
-/* cc.c: the per-thread data mapping (control page, log, guard page) of
-   stopped thread TID, made if need be.  */
-int cc_thread_data(struct cc *cc, pid_t tid);
+/* cc.c: the thread's entry (made if need be: NULL if out of memory),
+   and its data mapping (control page, log, guard page), made through it
+   (stopped) if need be.  */
+struct cc_thread *cc_thread_find(const struct cc *cc, pid_t tid);
+struct cc_thread *cc_thread_get(struct cc *cc, pid_t tid);
+int cc_thread_data(struct cc *cc, struct cc_thread *ct);
+/* cc.c: whether a thread other than SELF runs translations (or stopped
+   in them, its stop not handled yet).  */
+bool cc_others_inside(const struct cc *cc, const struct emu_thread *self);
+/* cc.c: forget the translations now if no thread but SELF (NULL: none)
+   runs them, else once the last has left; false while one waits.  */
+bool cc_flush_for(struct cc *cc, const struct emu_thread *self);
 
 /* cc_drain.c: turn the thread's log into trace, and empty it; false if
    it could not be read or does not fit the blocks.  */
-bool cc_drain(struct cc *cc, struct emu_thread *th);
+bool cc_drain(struct cc *cc, struct cc_thread *ct, struct emu_thread *th);
+/* The same through thread TID (the thread's memory is the process's):
+   for a thread already gone.  */
+bool cc_drain_via(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
+		  pid_t tid);
 
 /* cc_enter.c: where a thread stopped at cache address IP stands in
    original terms (the trace up to there recorded, the glue it was in
    finished, *ORIG the original IP of the next instruction); leaving the
    cache at ORIG.  */
-bool cc_settle(struct cc *cc, struct emu_thread *th,
+bool cc_settle(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
 	       struct user_regs_struct *regs, uint64_t ip, uint64_t *orig);
 void cc_leave(struct emu_thread *th, struct user_regs_struct *regs,
 	      uint64_t orig);

@@ -15,9 +15,12 @@
 #include <string.h>
 #include <sys/ptrace.h>
 
-/* Point way W of BLK at TO.  */
-static void cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
-		    const struct cc_block *to)
+/* Point way W of BLK at TO; false if it cannot be done now.  Other
+   threads may be running the jump being changed (ALONE false): only a
+   4-byte displacement within one cache line is rewritten then, which
+   the store changes at once; a stub's 14 bytes would not be.  */
+static bool cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
+		    const struct cc_block *to, bool alone)
 {
 	const struct cc_way *way = &blk->ways[w];
 	uint64_t jmp = blk->cache + way->jmp_off;
@@ -26,13 +29,17 @@ static void cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
 	if (rel >= INT32_MIN && rel <= INT32_MAX) {
 		int32_t r = (int32_t) rel;
 
-		nat_mem_write(cc->emu->mem, jmp + 1, &r, 4);
+		if (!alone && ((jmp + 1) & 63) > 60)
+			return false;
+		return nat_mem_write(cc->emu->mem, jmp + 1, &r, 4) == 0;
 	} else {
 		uint8_t stub[cc_stub_size];
 
+		if (!alone)
+			return false;
 		cc_stub_abs_jmp(stub, to->cache);
-		nat_mem_write(cc->emu->mem, blk->cache + way->stub_off, stub,
-			      sizeof(stub));
+		return nat_mem_write(cc->emu->mem, blk->cache + way->stub_off,
+				     stub, sizeof(stub)) == 0;
 	}
 }
 
@@ -93,13 +100,14 @@ static bool cc_run_branch(struct cc *cc, struct emu_thread *th,
 
 /* Whether a SIGSEGV at FAULT is a log store running into the guard
    page; *REG gets the register holding the cursor.  */
-static bool cc_log_full(struct cc *cc, const struct cc_block *blk,
+static bool cc_log_full(struct cc *cc, const struct cc_thread *ct,
+			const struct cc_block *blk,
 			struct user_regs_struct *regs, uint64_t fault,
 			unsigned long long **reg)
 {
 	const struct cc_pos *pos = cc_block_pos(blk,
 			(uint32_t) (regs->rip - blk->cache));
-	uint64_t guard = cc->th.data + cc_log_off + cc->log_size;
+	uint64_t guard = ct->data + cc_log_off + cc->log_size;
 
 	if (!pos)
 		return false;
@@ -122,7 +130,14 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	const struct cc_pos *pos = NULL;
 	uint64_t orig, fault = 0;
 	unsigned long long *cursor;
+	struct cc_thread *ct = cc_thread_find(cc, th->tid);
 
+	if (!ct) {
+		/* Never expected: it entered through its entry.  */
+		emu_rec_gap(th, 0);
+		cc_leave(th, regs, regs->rip);
+		return 0;
+	}
 	blk = cc_blocks_at(&cc->bs, regs->rip - (sig == SIGTRAP));
 	if (blk)
 		pos = cc_block_pos(blk, (uint32_t) (regs->rip - 1 -
@@ -134,21 +149,24 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		const struct cc_block *to;
 
 		cc->st.traps++;
+		ct->st.traps++;
 		*verdict = emu_consumed;
-		if (!cc_settle(cc, th, regs, regs->rip - 1, &orig)) {
-			cc->fallback = "a stop it could not place";
+		if (!cc_settle(cc, ct, th, regs, regs->rip - 1, &orig)) {
+			ct->fallback = "a stop it could not place";
 			orig = blk->ways[w].target;
 			emu_rec_gap(th, orig);
 			cc_leave(th, regs, orig);
 			return emu_resume_from(cc->emu, th, regs, &before,
 					       false, how);
 		}
-		if (blk->ways[w].link && cc_sites_sig(cc) == cc->sites_sig &&
+		if (blk->ways[w].link && !cc->flush_pending &&
+		    cc_sites_sig(cc) == cc->sites_sig &&
 		    cc_may_copy(cc, orig) &&
 		    (to = cc_block_get(cc, th->tid, orig))) {
 			/* cc_block_get may have moved BLK in its array, not
-			   in memory.  */
-			cc_link(cc, blk, w, to);
+			   in memory.  Unlinked, the next pass traps here
+			   again.  */
+			cc_link(cc, blk, w, to, !cc_others_inside(cc, th));
 			regs->rip = to->cache;
 			*how = emu_resume_cont;
 			return emu_setregs(th->tid, regs);
@@ -164,18 +182,20 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		uint64_t target;
 
 		cc->st.traps++;
+		ct->st.traps++;
 		*verdict = emu_consumed;
-		if (!cc_settle(cc, th, regs, regs->rip - 1, &orig)) {
-			cc->fallback = "a stop it could not place";
+		if (!cc_settle(cc, ct, th, regs, regs->rip - 1, &orig)) {
+			ct->fallback = "a stop it could not place";
 			emu_rec_gap(th, blk->jcc_ip);
 			orig = blk->jcc_ip;
 		} else if (cc_run_branch(cc, th, blk, regs, orig, &target)) {
 			/* Run here (one instruction, the branch), and go on
 			   in the cache.  */
 			cc->st.insns++;
+			ct->st.insns++;
 			regs->rip = target;
 			regs->gs_base = 0;
-			cc->th.cur_ip = target;
+			ct->cur_ip = target;
 			if (cc_enter(cc, th, regs)) {
 				*how = emu_resume_cont;
 				return emu_setregs(th->tid, regs);
@@ -183,36 +203,69 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 			orig = target;
 		} else {
 			/* It faults: the ptrace engine runs it.  */
-			cc->skip = orig;
+			ct->skip = orig;
 		}
 		cc_leave(th, regs, orig);
 		return emu_resume_from(cc->emu, th, regs, &before, false, how);
 	}
 	if (sig == SIGSEGV && blk && cc_si_kernel(th->tid, &fault) &&
-	    cc_log_full(cc, blk, regs, fault, &cursor)) {
+	    cc_log_full(cc, ct, blk, regs, fault, &cursor)) {
 		/* The log is full: drained, the store goes on at its start. */
 		cc->st.fills++;
-		if (!cc_drain(cc, th)) {
+		ct->st.fills++;
+		if (!cc_drain(cc, ct, th)) {
 			emu_rec_gap(th, 0);
-			cc->fallback = "its log could not be read";
+			ct->fallback = "its log could not be read";
 		}
-		*cursor = cc->th.data + cc_log_off;
+		*cursor = ct->data + cc_log_off;
 		*verdict = emu_consumed;
 		*how = emu_resume_cont;
 		return emu_setregs(th->tid, regs);
 	}
 	/* Someone else's stop: out of the cache, then as the ptrace engine
 	   would see it.  */
-	if (!cc_settle(cc, th, regs, regs->rip, &orig)) {
+	if (!cc_settle(cc, ct, th, regs, regs->rip, &orig)) {
 		emu_rec_gap(th, 0);
-		cc->fallback = "a stop it could not place";
-		cc_leave(th, regs, cc->th.cur_ip);
+		ct->fallback = "a stop it could not place";
+		cc_leave(th, regs, ct->cur_ip);
 		return emu_setregs(th->tid, regs);
 	}
 	if (sig != SIGTRAP && sig != SIGSTOP)
 		cc_fix_siginfo(cc, th->tid, before.rip, orig);
 	cc->st.signals++;
+	ct->st.signals++;
 	cc_leave(th, regs, orig);
 	emu_rec_interrupt(th, orig, th->last_exec);
 	return emu_setregs(th->tid, regs);
+}
+
+bool cc_on_exit(struct cc *cc, struct emu_thread *th,
+		struct user_regs_struct *regs)
+{
+	struct cc_thread *ct = cc_thread_find(cc, th->tid);
+	uint64_t orig;
+
+	if (ct && cc_settle(cc, ct, th, regs, regs->rip, &orig)) {
+		cc_leave(th, regs, orig);
+		return true;
+	}
+	cc_leave(th, regs, ct ? ct->cur_ip : regs->rip);
+	return false;
+}
+
+bool cc_on_gone(struct cc *cc, struct emu_thread *th)
+{
+	struct cc_thread *ct = cc_thread_find(cc, th->tid);
+	const struct emu *emu = cc->emu;
+	bool ok = false;
+
+	th->mode = emu_mode_stopped;
+	if (!ct || !ct->data)
+		return false;
+	/* Through the leader, else any other thread still there.  */
+	ok = cc_drain_via(cc, ct, th, emu->pid);
+	for (size_t i = 0; !ok && i < emu->nthreads; i++)
+		if (emu->threads[i] != th && !emu->threads[i]->exiting)
+			ok = cc_drain_via(cc, ct, th, emu->threads[i]->tid);
+	return ok;
 }

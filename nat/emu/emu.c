@@ -162,6 +162,7 @@ struct emu_thread *emu_thread_get(struct emu *emu, pid_t tid)
 
 void emu_thread_drop(struct emu *emu, pid_t tid)
 {
+	cc_thread_drop(emu->cc, tid);
 	for (size_t i = 0; i < emu->nthreads; i++) {
 		if (emu->threads[i]->tid != tid)
 			continue;
@@ -271,23 +272,26 @@ void emu_unplant_for_syscall(struct emu *emu,
 		if (regs->r10 & 0x10) {
 			emu_page_range(regs->rdi, regs->rsi, &lo, &hi);
 			emu_unplant_range(emu, lo, hi);
+			cc_flush_range(emu->cc, lo, hi);
 		}
 		break;
 	case 25:     /* mremap: the old range, and a fixed new one */
 		emu_page_range(regs->rdi, regs->rsi, &lo, &hi);
 		emu_unplant_range(emu, lo, hi);
+		cc_flush_range(emu->cc, lo, hi);
 		if (regs->r10 & 2) {
 			emu_page_range(regs->r8, regs->rdx, &lo, &hi);
 			emu_unplant_range(emu, lo, hi);
+			cc_flush_range(emu->cc, lo, hi);
 		}
 		break;
 	default:     /* mprotect munmap madvise pkey_mprotect */
 		emu_page_range(regs->rdi, regs->rsi, &lo, &hi);
 		emu_unplant_range(emu, lo, hi);
+		cc_flush_range(emu->cc, lo, hi);
 		break;
 	}
 	emu_cache_flush(&emu->cache);
-	cc_flush(emu->cc);
 	emu->maps.stale = true;
 }
 
@@ -369,8 +373,9 @@ int emu_maps_fresh(struct emu *emu)
 {
 	if (!emu->maps.stale)
 		return 0;
+	/* The code cache dropped what the change reached (cc_flush_range):
+	   the others run on.  */
 	emu_cache_flush(&emu->cache);
-	cc_flush(emu->cc);
 	return emu_maps_load(&emu->maps, emu->pid);
 }
 

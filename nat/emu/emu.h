@@ -99,7 +99,9 @@ struct emu_status {
 	uint64_t cc_entries, cc_traps, cc_fills, cc_branches, cc_insns;
 	uint64_t cc_blocks, cc_bytes, cc_xlate_ns, cc_drain_ns, cc_flushes;
 	uint64_t cc_signals;
-	const char *cc_fallback;  /* why it records nothing, or NULL */
+	const char *cc_fallback;  /* why the thread does not enter it, or
+				     NULL */
+	const char *cc_process_fallback;  /* why no thread does */
 };
 
 /* An engine for process PID whose traps go into SITES, memory through

@@ -57,7 +57,7 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 	if (emu->cc) {
 		struct cc_status cs;
 
-		cc_status(emu->cc, &cs);
+		cc_status(emu->cc, tid, &cs);
 		status->cc_entries = cs.entries;
 		status->cc_traps = cs.traps;
 		status->cc_fills = cs.fills;
@@ -70,6 +70,7 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 		status->cc_flushes = cs.flushes;
 		status->cc_signals = cs.signals;
 		status->cc_fallback = cs.fallback;
+		status->cc_process_fallback = cs.process_fallback;
 	}
 	if (th->format == trace_format_pt) {
 		status->bytes_recorded = th->ring.head;

@@ -300,8 +300,12 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		if (th->mode == emu_mode_step &&
 		    th->step_insn.iclass == emu_ic_far_kernel)
 			emu_rec_far_kernel(th, th->step_insn.ip, 0);
+		else if (th->mode == emu_mode_cache && th->on &&
+			 !cc_on_gone(emu->cc, th))
+			emu_rec_gap(th, 0);
 		th->mode = emu_mode_stopped;
 		th->on = false;
+		cc_thread_gone(emu->cc, tid);
 		if (!th->traced)
 			emu_thread_drop(emu, tid);
 		return 0;
@@ -313,10 +317,18 @@ int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		/* The thread is on its way out (its memory is still there):
 		   close the trace as its exit would.  */
 		if (th->mode == emu_mode_step &&
-		    th->step_insn.iclass == emu_ic_far_kernel)
+		    th->step_insn.iclass == emu_ic_far_kernel) {
 			emu_rec_far_kernel(th, th->step_insn.ip, 0);
-		else if (th->on && emu_getregs(tid, &regs) == 0)
+		} else if (th->mode == emu_mode_cache) {
+			/* Killed in the cache: its log first.  */
+			if (emu_getregs(tid, &regs) < 0 ||
+			    !cc_on_exit(emu->cc, th, &regs))
+				emu_rec_gap(th, 0);
+			else
+				emu_interrupted(emu, th, regs.rip, regs.rsp);
+		} else if (th->on && emu_getregs(tid, &regs) == 0) {
 			emu_interrupted(emu, th, regs.rip, regs.rsp);
+		}
 		th->mode = emu_mode_stopped;
 		th->on = false;
 		th->exiting = true;

@@ -566,8 +566,8 @@ static int drv_read_image(uint8_t *buffer, size_t size,
 	return (int) n;
 }
 
-long drv_decode_pt(struct drv_proc *proc, const struct ps_buf *pt,
-		   struct drv_ips *ips, unsigned *gaps)
+static long drv_decode(struct drv_proc *proc, const struct ps_buf *pt,
+		       struct drv_ips *ips, unsigned *gaps, bool mark)
 {
 	struct pt_insn_decoder *dec;
 	struct pt_config config;
@@ -593,8 +593,11 @@ long drv_decode_pt(struct drv_proc *proc, const struct ps_buf *pt,
 			status = pt_insn_event(dec, &ev, sizeof(ev));
 			if (status < 0)
 				break;
-			if (ev.type == ptev_overflow)
+			if (ev.type == ptev_overflow) {
 				(*gaps)++;
+				if (mark)
+					drv_ips_push(ips, 0);
+			}
 		}
 		if (status < 0)
 			break;
@@ -605,6 +608,8 @@ long drv_decode_pt(struct drv_proc *proc, const struct ps_buf *pt,
 			if (status == -pte_eos)
 				break;
 			(*gaps)++;
+			if (mark)
+				drv_ips_push(ips, 0);
 			status = pt_insn_sync_forward(dec);
 			continue;
 		}
@@ -612,6 +617,18 @@ long drv_decode_pt(struct drv_proc *proc, const struct ps_buf *pt,
 	}
 	pt_insn_free_decoder(dec);
 	return (long) ips->count;
+}
+
+long drv_decode_pt(struct drv_proc *proc, const struct ps_buf *pt,
+		   struct drv_ips *ips, unsigned *gaps)
+{
+	return drv_decode(proc, pt, ips, gaps, false);
+}
+
+long drv_decode_pt_marked(struct drv_proc *proc, const struct ps_buf *pt,
+			  struct drv_ips *ips, unsigned *gaps)
+{
+	return drv_decode(proc, pt, ips, gaps, true);
 }
 
 int drv_check_packets(const struct ps_buf *pt, unsigned long *npackets)

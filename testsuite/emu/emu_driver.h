@@ -88,6 +88,11 @@ int drv_emulate(struct drv_proc *proc, const struct emu_config *config,
 long drv_decode_pt(struct drv_proc *proc, const struct ps_buf *pt,
 		   struct drv_ips *ips, unsigned *gaps);
 
+/* The same with a 0 in IPS where each gap is: the pieces between them
+   can be checked apart.  */
+long drv_decode_pt_marked(struct drv_proc *proc, const struct ps_buf *pt,
+			  struct drv_ips *ips, unsigned *gaps);
+
 /* Check a PT trace with libipt's packet decoder: 0 if every byte from
    the first PSB decodes to a packet, else a negative libipt code.
    *NPACKETS gets the packet count.  */

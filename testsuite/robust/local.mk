@@ -4,7 +4,7 @@ robust_tests = testsuite/robust/save_errors.sh testsuite/robust/progress.sh \
 	testsuite/robust/listen_warning.sh testsuite/robust/sigterm.sh \
 	testsuite/robust/faults.sh testsuite/robust/qxfer_kill.sh \
 	testsuite/robust/churn.sh testsuite/robust/churn_traced.sh \
-	testsuite/robust/no_expand.sh
+	testsuite/robust/no_expand.sh testsuite/robust/spawn_traced.sh
 TESTS += $(robust_tests)
 EXTRA_DIST += $(robust_tests) testsuite/robust/lib.sh \
 	testsuite/robust/kill_mid_qxfer.py

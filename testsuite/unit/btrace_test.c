@@ -185,3 +185,51 @@ Test(btrace, emulated_sizes_are_rounded)
 		cr_assert_eq(nat_btrace_disable(&target, thread), 0);
 	}
 }
+
+/* A thread created by a thread whose trace follows clones is traced
+   from its first instruction in the parent's format, in the code cache
+   when the parent's is: stopped at marker, it has recorded the thread's
+   start-up; the client's first enable of it keeps that trace, a second
+   is refused as a thread already traced.  */
+Test(btrace, clones_traced_from_their_first_instruction)
+{
+	pid_t pid = nat_fixture_start("threads", NULL);
+	struct nat_thread *main_thread = nat_find_thread(&target, pid, pid);
+	struct nat_thread *child;
+	struct nat_btrace_status st;
+	struct nat_event ev;
+	char reason[256] = "";
+
+	cr_assert_not_null(main_thread);
+	target.btrace_policy = nat_btrace_emulated;
+	target.btrace_engine = nat_btrace_engine_cache;
+	cr_assert_eq(nat_btrace_enable(&target, main_thread, trace_format_pt,
+				       1 << 16, reason, sizeof(reason)), 0,
+		     "%s", reason);
+	nat_btrace_follow_clones(main_thread);
+	cr_assert_eq(nat_insert_breakpoint(main_thread->proc,
+					   elfsym_addr(prog, "marker")), 0);
+	nat_fixture_resume_all(nat_resume_cont);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.reason, nat_stop_swbreak);
+	cr_assert_neq(ev.tid, pid, "main reached marker");
+	child = nat_find_thread(&target, pid, ev.tid);
+	cr_assert_not_null(child);
+	cr_assert(nat_thread_traced(child));
+	cr_assert_eq(nat_btrace_format(child), trace_format_pt);
+	cr_assert_eq(nat_btrace_size(child), nat_btrace_size(main_thread));
+	cr_assert_eq(nat_btrace_status(child, &st), 0);
+	cr_assert(st.emulated);
+	/* From clone's return through start_thread to marker.  */
+	cr_expect_gt(st.insns + st.cc_insns, 20, "%llu + %llu instructions",
+		     (unsigned long long) st.insns,
+		     (unsigned long long) st.cc_insns);
+	cr_expect_gt(st.cc_insns, 0, "not in the cache: %s",
+		     st.cc_fallback ? st.cc_fallback : "no reason");
+	cr_expect_null(st.cc_fallback);
+	cr_expect_not(nat_btrace_claim(child, trace_format_bts));
+	cr_expect(nat_btrace_claim(child, trace_format_pt));
+	cr_expect_not(nat_btrace_claim(child, trace_format_pt));
+	/* The main thread's trace was the client's own.  */
+	cr_expect_not(nat_btrace_claim(main_thread, trace_format_pt));
+}

@@ -60,3 +60,33 @@ Test(cc_stop, timer_signal_in_the_cache)
 	drv_trace_fini(&trace);
 	drv_ips_fini(&pt);
 }
+
+/* Threads killed in the cache (the process ends while they spin there):
+   at each one's exit event its log is drained first, so its trace holds
+   every loop it ran (100,000 at least before main ends the process),
+   without a gap.  */
+Test(cc_stop, threads_killed_in_the_cache_keep_their_log)
+{
+	char prog[512];
+	struct cc_fx_run run;
+
+	snprintf(prog, sizeof(prog), "%s/workers", EMU_PROGDIR);
+	cc_fx_record_to(&run, prog, "102", &cache_engine, true);
+	cr_assert_eq(run.ntids, 3, "%zu threads", run.ntids);
+	for (size_t i = 1; i < run.ntids; i++) {
+		struct drv_ips got;
+		unsigned gaps;
+
+		drv_ips_init(&got);
+		cc_fx_own_ips(&run, i, &got, &gaps);
+		cr_expect_null(run.st[i].cc_fallback, "thread %zu: %s", i,
+			       run.st[i].cc_fallback);
+		cr_expect_eq(gaps, 0, "thread %zu: %u gaps", i, gaps);
+		/* The loop is 3 instructions or more a pass.  */
+		cr_expect_geq(got.count, 300000, "thread %zu: %zu", i,
+			      got.count);
+		cr_expect_geq(run.st[i].cc_insns, 300000, "thread %zu", i);
+		drv_ips_fini(&got);
+	}
+	cc_fx_finish(&run);
+}

@@ -80,3 +80,130 @@ Test(cc, mappings_and_translations)
 	emu_free(emu);
 	drv_finish(&proc);
 }
+
+/* Every thread of a threaded run of workers (ARG) records in the cache,
+   each with its own data mapping: each thread ran instructions there,
+   with no fallback, and each thread's path through the program's own
+   code equals the ptrace engine's for the same thread.  */
+static void threads_vs_ptrace(const char *arg)
+{
+	static const struct emu_config ptrace_engine = {
+		.engine = emu_engine_ptrace,
+	};
+	struct drv_ips want[cc_fx_max_threads];
+	char prog[512];
+	struct cc_fx_run run;
+	size_t nref;
+	int logs;
+
+	snprintf(prog, sizeof(prog), "%s/workers", EMU_PROGDIR);
+	/* The reference first, and gone before the other run: the driver
+	   reaps every child.  */
+	cc_fx_record(&run, prog, arg, &ptrace_engine);
+	nref = run.ntids;
+	for (size_t i = 0; i < nref; i++) {
+		unsigned gaps;
+
+		drv_ips_init(&want[i]);
+		cc_fx_own_ips(&run, i, &want[i], &gaps);
+		cr_expect_eq(gaps, 0, "reference thread %zu: %u gaps", i,
+			     gaps);
+		cr_expect_gt(want[i].count, i ? 100000 : 10,
+			     "thread %zu: %zu", i, want[i].count);
+	}
+	cc_fx_finish(&run);
+
+	cc_fx_record(&run, prog, arg, &cache_engine);
+	cr_assert_eq(run.ntids, 5, "%zu threads", run.ntids);
+	cr_assert_eq(nref, run.ntids);
+	/* A branch log per thread at a time (two lines each: the log
+	   and its guard page), an ended worker's taken by a later one: the
+	   main thread's and at least one worker's, at most all five.  */
+	logs = cc_fx_maps_count(run.proc.pid, "ptstub branch log");
+	cr_expect(logs >= 4 && logs <= 10, "%d lines of branch logs", logs);
+	for (size_t i = 0; i < run.ntids; i++) {
+		struct drv_ips got;
+		unsigned gaps;
+		long at;
+
+		drv_ips_init(&got);
+		cc_fx_own_ips(&run, i, &got, &gaps);
+		cr_expect_null(run.st[i].cc_fallback, "thread %zu: %s", i,
+			       run.st[i].cc_fallback);
+		cr_expect_gt(run.st[i].cc_entries, 0, "thread %zu", i);
+		/* The workers run work() in the cache: 1,500 loops.  */
+		if (i)
+			cr_expect_gt(run.st[i].cc_insns, 100000,
+				     "thread %zu: %llu in the cache", i,
+				     (unsigned long long) run.st[i].cc_insns);
+		cr_expect_eq(gaps, 0, "thread %zu: %u gaps", i, gaps);
+		at = drv_first_diff(&want[i], &got);
+		cr_expect_eq(at, -1, "thread %zu differs at %ld of %zu/%zu",
+			     i, at, want[i].count, got.count);
+		drv_ips_fini(&got);
+		drv_ips_fini(&want[i]);
+	}
+	cc_fx_finish(&run);
+}
+
+/* Four workers, each in the cache.  */
+Test(cc, threads_each_in_the_cache)
+{
+	threads_vs_ptrace("4");
+}
+
+/* The page the workers run is mprotected 50 times under them: the
+   translations must go each time, and go once no thread runs them (the
+   workers leave at their next exit, and none enters meanwhile).  A
+   worker may then run under the ptrace engine, which loses track where
+   its traps are taken out under it (honest gaps, as with the ptrace
+   engine alone): each piece of a worker's trace between gaps is found
+   whole, in order, in the same worker's trace of a run without the
+   mprotects, and the pieces cover most of it.  */
+Test(cc, translations_dropped_under_running_threads)
+{
+	static const struct emu_config ptrace_engine = {
+		.engine = emu_engine_ptrace,
+	};
+	struct drv_ips want[cc_fx_max_threads];
+	char prog[512];
+	struct cc_fx_run run;
+	size_t nref;
+
+	snprintf(prog, sizeof(prog), "%s/workers", EMU_PROGDIR);
+	cc_fx_record(&run, prog, "4", &ptrace_engine);
+	nref = run.ntids;
+	for (size_t i = 0; i < nref; i++) {
+		unsigned gaps;
+
+		drv_ips_init(&want[i]);
+		cc_fx_own_ips(&run, i, &want[i], &gaps);
+		cr_assert_eq(gaps, 0, "reference thread %zu: %u gaps", i, gaps);
+	}
+	cc_fx_finish(&run);
+
+	cc_fx_record(&run, prog, "-4", &cache_engine);
+	cr_assert_eq(run.ntids, nref, "%zu threads", run.ntids);
+	cr_expect_geq(run.st[0].cc_flushes, 1, "no flush");
+	for (size_t i = 1; i < run.ntids; i++) {
+		struct drv_ips got;
+		unsigned gaps;
+		size_t covered;
+
+		drv_ips_init(&got);
+		cc_fx_own_ips(&run, i, &got, &gaps);
+		cr_expect_null(run.st[i].cc_fallback, "thread %zu: %s", i,
+			       run.st[i].cc_fallback);
+		cr_expect_gt(run.st[i].cc_insns, 10000, "thread %zu", i);
+		cr_expect(cc_fx_pieces_in(&want[i], &got, &covered),
+			  "thread %zu: a piece of its trace (%u gaps) is not "
+			  "in the reference", i, gaps);
+		cr_expect_gt(covered * 2, want[i].count,
+			     "thread %zu: %zu of %zu", i, covered,
+			     want[i].count);
+		drv_ips_fini(&got);
+	}
+	for (size_t i = 0; i < nref; i++)
+		drv_ips_fini(&want[i]);
+	cc_fx_finish(&run);
+}

@@ -1,6 +1,7 @@
 #include "testsuite/unit/srv_fixture.h"
 #include "testsuite/emu/emu_test_main.h"
 
+#include "common/ps_hex.h"
 #include "nat/btrace.h"
 
 #include <string.h>
@@ -150,4 +151,94 @@ Test(srv_btrace, monitor_status_and_save)
 	cr_assert_eq(stat(path, &st), 0);
 	cr_assert_gt(st.st_size, 64, "the bundle holds the trace and the maps");
 	unlink(path);
+}
+
+/* The program's "threads" mode: three threads run marker.  */
+static void setup_threads(void)
+{
+	srv_fx_setup();
+	fx.target.btrace_policy = nat_btrace_emulated;
+	fx.target.btrace_engine = nat_btrace_engine_cache;
+	srv_fx_start("threads", NULL);
+	srv_fx_supported("multiprocess+;swbreak+");
+}
+
+/* The text of the console output monitor COMMAND sends.  */
+static const char *monitor_text(const char *command, char *text,
+				size_t size)
+{
+	char hex[256];
+	const char *r;
+	size_t len;
+
+	r = srv_fx_reqf("qRcmd,%s", srv_fx_hex(hex, command));
+	cr_assert_str_eq(r, "OK");
+	r = srv_fx_recv();
+	cr_assert_eq(r[0], 'O');
+	len = strlen(r + 1) / 2;
+	cr_assert_lt(len, size);
+	cr_assert_eq(ps_hex_decode(text, r + 1, len), 0);
+	text[len] = '\0';
+	return text;
+}
+
+/* A thread created while GDB records is traced from its first
+   instruction: GDB's Qbtrace:pt for it, at the stop where it learns of
+   the thread, keeps that trace (OK, and a trace with the thread's
+   start-up in it); a second one is refused as for any traced thread.  */
+Test(srv_btrace_threads, new_threads_keep_their_trace,
+     .init = setup_threads, .fini = srv_fx_teardown)
+{
+	char thread[64], hg[80];
+	const char *r;
+
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "OK");
+	r = srv_fx_run_to("marker");
+	cr_assert(srv_fx_field(r, "thread", thread, sizeof(thread)), "%s", r);
+	snprintf(hg, sizeof(hg), "p%x.%x", (unsigned) fx.pid,
+		 (unsigned) fx.pid);
+	cr_assert_str_neq(thread, hg, "main reached marker first");
+	snprintf(hg, sizeof(hg), "Hg%s", thread);
+	cr_assert_str_eq(srv_fx_req(hg), "OK");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "OK");
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "E.Btrace already enabled.");
+	r = srv_fx_req("qXfer:btrace:read:all:0,fff");
+	cr_assert(r[0] == 'l' || r[0] == 'm', "%.40s", r);
+	cr_assert(strstr(r, "<pt>") || strstr(r, "<raw>"), "%.200s", r);
+}
+
+/* monitor btrace status names each thread's engine with what that
+   thread recorded (not the process's totals under every thread): the
+   main thread and the new one each have their own line, with their own
+   counts.  */
+Test(srv_btrace_threads, status_per_thread_engine_and_counts,
+     .init = setup_threads, .fini = srv_fx_teardown)
+{
+	char thread[64], line[96], text[8192];
+	unsigned long long total[2], cache[2];
+	const char *r, *at[2];
+	unsigned tid;
+
+	cr_assert_str_eq(srv_fx_req("Qbtrace:pt"), "OK");
+	r = srv_fx_run_to("marker");
+	cr_assert(srv_fx_field(r, "thread", thread, sizeof(thread)), "%s", r);
+	cr_assert_eq(sscanf(thread, "p%*x.%x", &tid), 1, "%s", thread);
+	monitor_text("btrace status", text, sizeof(text));
+	snprintf(line, sizeof(line), "Thread %d.%d: engine ", (int) fx.pid,
+		 (int) fx.pid);
+	at[0] = strstr(text, line);
+	snprintf(line, sizeof(line), "Thread %d.%u: engine ", (int) fx.pid,
+		 tid);
+	at[1] = strstr(text, line);
+	for (int i = 0; i < 2; i++) {
+		cr_assert_not_null(at[i], "no engine line %d in: %s", i, text);
+		cr_assert_eq(sscanf(strchr(at[i], ':'), ": engine code cache, "
+				    "%llu instructions recorded: %llu in the "
+				    "code cache", &total[i], &cache[i]), 2,
+			     "%.300s", at[i]);
+		cr_expect_gt(cache[i], 0, "%.300s", at[i]);
+		cr_expect_geq(total[i], cache[i]);
+	}
+	/* Two threads ran different code: their own counts.  */
+	cr_expect_neq(total[0], total[1], "%s", text);
 }

@@ -4,15 +4,18 @@
 # planted for the traced main thread (e.g. in ld.so's lazy binding) before
 # it is traced itself: those must be emulated, never reported to GDB as a
 # SIGTRAP.  At parked() every thread is traced; GDB (all-stop) learns of
-# the new threads, and so starts tracing them, only at that stop, while
-# they wait in read(2): a worker's trace is empty there (as it would be
-# with gdbserver on hardware) and has its own instructions once the
-# worker has run on to the end of worker_block.
+# the new threads, and so asks to trace them, only at that stop, while
+# they wait in read(2): ptstub traced each from its first instruction (at
+# the clone event, as GDB's own Linux target does), so a worker's trace
+# holds its start-up there (gdbserver on hardware would have lost it:
+# GDB's Qbtrace then keeps the trace rather than restarting it), and
+# more once the worker has run on to the end of worker_block.
 # program: threads
 # reference: none -- gdbserver cannot record btrace on this machine (no Intel PT, no BTS)
 # expect: ^Thread 1 "threads" hit Breakpoint 2, parked \(\) at
 # expect: ^Thread <pid1>\.<pid1>: emulated PT.*\nThread <pid1>\.<pid2>: emulated PT.*\nThread <pid1>\.<pid3>: emulated PT
-# expect: ^-- thread 2\n(.*\n){3}Recorded 0 instructions in 0 functions \(0 gaps\) for thread 2 \(Thread <pid1>\.<pid2>\)\.$
+# expect: ^-- thread 2\n(.*\n){3}Recorded [1-9]\d* instructions in [1-9]\d* functions \(0 gaps\) for thread 2 \(Thread <pid1>\.<pid2>\)\.$
+# expect: ^Thread <pid1>\.<pid2>: engine ptrace, [1-9]\d* instructions recorded\.$
 # expect: ^Thread 2 "threads" hit Breakpoint 3, worker_block \(index=0\) at
 # expect: ^-- thread 2 ran\n(.*\n){3}Recorded [1-9]\d* instructions in [1-9]\d* functions \(0 gaps\) for thread 2 \(Thread <pid1>\.<pid2>\)\.$
 # expect: ^-- thread 1\n(.*\n){3}Recorded [1-9]\d* instructions in [1-9]\d* functions \(0 gaps\) for thread 1 \(Thread <pid1>\.<pid1>\)\.$
