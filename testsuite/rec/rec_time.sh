@@ -2,7 +2,8 @@
 # Time in the recorded trace.  testsuite/rec/sleepy runs a function,
 # sleeps 150 ms in nanosleep, runs another.  Recorded to its exit with
 # each engine, the bundle says what turns the TSC into time (ptbtrace
-# info: the TSC's frequency, as perf's time_mult and time_shift), and
+# info and its --json: the TSC's frequency, as perf's time_mult and
+# time_shift), and
 # the trace's TSC packets never go back and show the sleep: one step of
 # at least 150 ms (less than 2 s), the run's whole span under 2 s.
 set -u
@@ -18,6 +19,12 @@ for eng in ptrace cache; do
 	"$tool" info "$out" >"$tmp/info" 2>&1 || fail "$eng: $(cat "$tmp/info")"
 	mhz=$(sed -n 's/^Time: TSC at \([0-9.]*\) MHz.*/\1/p' "$tmp/info")
 	[ -n "$mhz" ] || fail "$eng: no time in the bundle: $(cat "$tmp/info")"
+	# --json says the same (monitor btrace save's bundles say it there only).
+	"$tool" --json info "$out" | python3 -c '
+import json, sys
+t = json.load(sys.stdin)["time"]
+sys.exit(0 if "%.3f" % t["tsc_mhz"] == sys.argv[1] and t["mult"] > 0 else 1)
+' "$mhz" || fail "$eng: --json info: $("$tool" --json info "$out" 2>&1)"
 	"$tool" packets 0,100000000 "$out" >"$tmp/packets" 2>&1 ||
 		fail "$eng: packets: $(tail -3 "$tmp/packets")"
 	python3 - "$tmp/packets" "$mhz" "$eng" <<'PY' || fail "$eng: the time is wrong"
