@@ -10,6 +10,7 @@
 #ifndef NAT_TARGET_H
 #define NAT_TARGET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -226,6 +227,9 @@ struct nat_target {
 	/* Bytes between PSB+ in emulated PT traces enabled from now on
 	   (0: the emulator's default).  */
 	uint32_t btrace_psb_period;
+	/* Emulated PT traces enabled from now on carry no TSC packets
+	   (LLDB's traces without enableTsc, as its perf setup has none).  */
+	bool btrace_untimed;
 	/* The terminal's foreground group before ptstub gave it to the
 	   first program it started (as gdbserver does), restored at
 	   nat_target_fini; -1 when ptstub did not change it.  */
@@ -441,6 +445,9 @@ int nat_target_btrace_engine(const struct nat_target *target);
 /* Bytes between PSB+ in emulated PT traces enabled from now on (0:
    the emulator's default).  */
 void nat_target_set_psb_period(struct nat_target *target, uint32_t bytes);
+/* Whether emulated PT traces enabled from now on go without TSC
+   packets (false: the default, with them).  */
+void nat_target_set_untimed(struct nat_target *target, bool untimed);
 
 /* The new-thread hook (on_new_thread above) and its context; clearing
    takes effect only while CTX is the one set.  */

@@ -172,8 +172,11 @@ int emu_pt_psb(struct emu_pt *pt, bool enabled, uint64_t ip)
 int emu_pt_tsc(struct emu_pt *pt, uint64_t tsc)
 {
 	struct pt_packet packet;
-	int err = emu_pt_flush(pt);
+	int err;
 
+	if (pt->untimed)
+		return 0;
+	err = emu_pt_flush(pt);
 	if (err < 0)
 		return err;
 	memset(&packet, 0, sizeof(packet));

@@ -30,6 +30,7 @@ struct emu_pt {
 	uint64_t retstack[emu_retstack_size];
 	uint8_t ret_top, ret_count;
 	uint64_t tsc;                /* the last TSC written (0: none) */
+	bool untimed;                /* no TSC packets (tsc stays 0) */
 };
 
 /* The time stamp counter, as the recorded thread's TSC packets carry
@@ -58,7 +59,7 @@ int emu_pt_psb(struct emu_pt *pt, bool enabled, uint64_t ip);
 bool emu_pt_psb_due(const struct emu_pt *pt);
 
 /* A TSC packet (after the pending TNT bits): what comes after ran at
-   TSC or later, what came before ran before it.  */
+   TSC or later, what came before ran before it.  None if untimed.  */
 int emu_pt_tsc(struct emu_pt *pt, uint64_t tsc);
 
 /* Emit pending TNT bits.  */

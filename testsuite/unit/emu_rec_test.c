@@ -59,7 +59,8 @@ Test(emu_rec, pt_segment)
 	int n;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0,
+					   false), 0);
 	th.traced = true;
 	emu_rec_cond(&th, 0x1000, true, 0x1100);     /* off: nothing */
 	emu_rec_resume(&th, 0x1000);
@@ -92,7 +93,8 @@ Test(emu_rec, bts_blocks)
 	long n;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_bts, 24 * 16, 0),
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_bts, 24 * 16, 0,
+					   false),
 		     0);
 	th.traced = true;
 	emu_rec_resume(&th, 0x1000);
@@ -129,7 +131,7 @@ Test(emu_rec, bts_blocks)
 static void trace_on(struct emu_thread *th, uint8_t format, size_t size)
 {
 	memset(th, 0, sizeof(*th));
-	cr_assert_eq(emu_thread_trace_init(th, format, size, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(th, format, size, 0, false), 0);
 	th->traced = true;
 	emu_rec_resume(th, 0x1000);
 }
@@ -158,7 +160,8 @@ Test(emu_rec, chain_counts_instructions)
 	struct emu_thread th;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0,
+					   false), 0);
 	th.traced = true;
 	emu_rec_resume(&th, 0x1000);
 	th.nchain = 2;
@@ -223,7 +226,8 @@ Test(emu_rec, tsc_at_start_kernel_and_period)
 	int n, ntsc;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0,
+					   false), 0);
 	th.traced = true;
 	emu_rec_resume(&th, 0x1000);
 	emu_rec_far_kernel(&th, 0x1200, 0);          /* the syscall */
