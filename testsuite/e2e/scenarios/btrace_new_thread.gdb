@@ -15,7 +15,7 @@
 # expect: ^Thread 1 "threads" hit Breakpoint 2, parked \(\) at
 # expect: ^Thread <pid1>\.<pid1>: emulated PT.*\nThread <pid1>\.<pid2>: emulated PT.*\nThread <pid1>\.<pid3>: emulated PT
 # expect: ^-- thread 2\n(.*\n){3}Recorded [1-9]\d* instructions in [1-9]\d* functions \(0 gaps\) for thread 2 \(Thread <pid1>\.<pid2>\)\.$
-# expect: ^Thread <pid1>\.<pid2>: engine ptrace, [1-9]\d* instructions recorded\.$
+# expect: ^Thread <pid1>\.<pid2>: engine (ptrace|code cache), [1-9]\d* instructions recorded[.:]
 # expect: ^Thread 2 "threads" hit Breakpoint 3, worker_block \(index=0\) at
 # expect: ^-- thread 2 ran\n(.*\n){3}Recorded [1-9]\d* instructions in [1-9]\d* functions \(0 gaps\) for thread 2 \(Thread <pid1>\.<pid2>\)\.$
 # expect: ^-- thread 1\n(.*\n){3}Recorded [1-9]\d* instructions in [1-9]\d* functions \(0 gaps\) for thread 1 \(Thread <pid1>\.<pid1>\)\.$
