@@ -133,6 +133,19 @@ struct bt_thread {
 	int ended;                /* it had exited before the snapshot */
 };
 
+/* Version 3: what turns the trace's TSC packets into time, as perf's
+   perf_event_mmap_page gives it: ns = zero + (tsc >> shift) * mult +
+   (((tsc & ((1 << shift) - 1)) * mult) >> shift), in CLOCK_MONOTONIC's
+   nanoseconds.  */
+struct bt_time {
+	uint64_t zero;
+	uint32_t mult;            /* 0: the bundle has no time */
+	uint16_t shift;
+};
+
+/* TSC in TIME's nanoseconds.  */
+uint64_t bt_time_ns(const struct bt_time *time, uint64_t tsc);
+
 /* Threads that ended before a recorder's snapshot: their last ring's
    worth is kept within BUDGET bytes of trace in all, the oldest ended
    threads dropped first (DROPPED of them, DROPPED_BYTES of trace).  */
@@ -229,13 +242,15 @@ struct bt_bundle {
 	const struct bt_sideband *sideband;
 	size_t nsideband;
 	struct bt_ended ended;
+	struct bt_time time;      /* version 3 */
 
 	/* Owned by the reader; the pointers above point into it.  */
 	void *storage;
 };
 
-/* The bundle version this library writes; it reads this one and 1.  */
-#define BT_BUNDLE_VERSION 2
+/* The bundle version this library writes; it reads this one down to
+   1.  */
+#define BT_BUNDLE_VERSION 3
 #define BT_BUNDLE_VERSION_MIN 1
 
 /* Make thread TID (one of BUNDLE's threads) the selected one: pid, tid,
