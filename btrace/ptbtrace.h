@@ -591,7 +591,8 @@ int bt_packet_history_print_json(FILE *out,
 int bt_maint_info_print(FILE *out, const struct bt_packets *packets);
 
 /* ---- Exports ------------------------------------------------------------
-   Instructions stand for time: a segment weighs its instruction count.  */
+   Instructions stand for time (a segment weighs its instruction count)
+   unless said otherwise.  */
 
 /* Folded stacks ("main;f;g 7"), one line per distinct call stack, as
    flame graph tools read them.  Gaps are left out.  */
@@ -599,9 +600,16 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ftrace,
 		     struct bt_diag *diag);
 
 /* Chrome's trace event format: a complete event per function instance
-   (a segment and its continuations), instruction numbers as timestamps.  */
-int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace, int pid,
-		     int tid, struct bt_diag *diag);
+   (a segment and its continuations).  With TIME's conversion (mult not
+   0) and TSC packets in the trace, timestamps are CLOCK_MONOTONIC
+   microseconds: an instance runs from its first instruction's time to
+   that of the instruction after its last, an instruction having the
+   time of the last timing packet before it.  Otherwise (TIME NULL, BTS,
+   older bundles) instruction numbers stand for microseconds.  The
+   trace's otherData says which ("time": "tsc" or "instructions").  */
+int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace,
+		     const struct bt_time *time, int pid, int tid,
+		     struct bt_diag *diag);
 
 /* LLDB's intel-pt trace bundle in the folder DIR (created if need be):
    trace.json, the thread's raw trace and copies of the bundle's
