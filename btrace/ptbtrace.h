@@ -613,7 +613,8 @@ int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace,
 
 /* LLDB's intel-pt trace bundle in the folder DIR (created if need be):
    trace.json, the thread's raw trace and copies of the bundle's
-   anonymous code, so that LLDB's `trace load DIR/trace.json` opens it.
+   anonymous code, so that LLDB's `trace load DIR/trace.json` opens it,
+   and the bundle's TSC conversion if it has one (LLDB's timestamps).
    PT bundles only (-bte_unsupported for BTS).  */
 int bt_export_lldb(const char *dir, const struct bt_bundle *bundle,
 		   struct bt_diag *diag);
