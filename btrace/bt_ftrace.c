@@ -585,7 +585,9 @@ size_t bt_ftrace_memory(const struct bt_ftrace *ft)
 		return 0;
 	return bt_segs_memory(&ft->segs)
 		+ ft->keys_cap * sizeof(*ft->keys)
-		+ ft->key_hash_size * sizeof(*ft->key_hash);
+		+ ft->key_hash_size * sizeof(*ft->key_hash)
+		+ ft->times.cap * (sizeof(*ft->times.number) +
+				   sizeof(*ft->times.tsc));
 }
 
 int bt_ftrace_for_each_block(const struct bt_ftrace *ft, uint32_t number,

@@ -439,7 +439,7 @@ uint32_t bt_ftrace_ngaps(const struct bt_ftrace *ftrace);
 
 enum bt_format bt_ftrace_format(const struct bt_ftrace *ftrace);
 
-/* Bytes of memory the decoded trace uses (blocks and segments).  */
+/* Bytes of memory the decoded trace uses (blocks, segments, times).  */
 size_t bt_ftrace_memory(const struct bt_ftrace *ftrace);
 
 /* Call FN for each block of segment NUMBER in order: its first
