@@ -450,7 +450,7 @@ uint32_t bt_ftrace_ngaps(const struct bt_ftrace *ftrace);
 
 enum bt_format bt_ftrace_format(const struct bt_ftrace *ftrace);
 
-/* Bytes of memory the decoded trace uses (blocks and segments).  */
+/* Bytes of memory the decoded trace uses (blocks, segments, times).  */
 size_t bt_ftrace_memory(const struct bt_ftrace *ftrace);
 
 /* Call FN for each block of segment NUMBER in order: its first
@@ -602,7 +602,8 @@ int bt_packet_history_print_json(FILE *out,
 int bt_maint_info_print(FILE *out, const struct bt_packets *packets);
 
 /* ---- Exports ------------------------------------------------------------
-   Instructions stand for time: a segment weighs its instruction count.  */
+   Instructions stand for time (a segment weighs its instruction count)
+   unless said otherwise.  */
 
 /* Folded stacks ("main;f;g 7"), one line per distinct call stack, as
    flame graph tools read them.  Gaps are left out.  */
@@ -610,13 +611,21 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ftrace,
 		     struct bt_diag *diag);
 
 /* Chrome's trace event format: a complete event per function instance
-   (a segment and its continuations), instruction numbers as timestamps.  */
-int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace, int pid,
-		     int tid, struct bt_diag *diag);
+   (a segment and its continuations).  With TIME's conversion (mult not
+   0) and TSC packets in the trace, timestamps are CLOCK_MONOTONIC
+   microseconds: an instance runs from its first instruction's time to
+   that of the instruction after its last, an instruction having the
+   time of the last timing packet before it.  Otherwise (TIME NULL, BTS,
+   older bundles) instruction numbers stand for microseconds.  The
+   trace's otherData says which ("time": "tsc" or "instructions").  */
+int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace,
+		     const struct bt_time *time, int pid, int tid,
+		     struct bt_diag *diag);
 
 /* LLDB's intel-pt trace bundle in the folder DIR (created if need be):
    trace.json, the thread's raw trace and copies of the bundle's
-   anonymous code, so that LLDB's `trace load DIR/trace.json` opens it.
+   anonymous code, so that LLDB's `trace load DIR/trace.json` opens it,
+   and the bundle's TSC conversion if it has one (LLDB's timestamps).
    PT bundles only (-bte_unsupported for BTS).  */
 int bt_export_lldb(const char *dir, const struct bt_bundle *bundle,
 		   struct bt_diag *diag);

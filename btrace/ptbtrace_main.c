@@ -709,7 +709,8 @@ static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 	if (strcmp(tool->format, "folded") == 0)
 		errcode = bt_export_folded(stdout, s->ftrace, &diag);
 	else if (strcmp(tool->format, "chrome") == 0)
-		errcode = bt_export_chrome(stdout, s->ftrace, s->bundle.pid,
+		errcode = bt_export_chrome(stdout, s->ftrace, &s->bundle.time,
+					   s->bundle.pid,
 					   s->bundle.tid, &diag);
 	else {
 		fprintf(stderr, "ptbtrace: unknown export format '%s'\n",

@@ -27,10 +27,12 @@ TESTS += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
 	testsuite/rec/rec_output.sh testsuite/rec/rec_engines.sh \
 	testsuite/rec/rec_inherit.sh testsuite/rec/rec_exec.sh \
 	testsuite/rec/rec_start.sh testsuite/rec/rec_ended.sh \
-	testsuite/rec/rec_exec_vdso.sh testsuite/rec/rec_time.sh
+	testsuite/rec/rec_exec_vdso.sh testsuite/rec/rec_time.sh \
+	testsuite/rec/rec_time_lldb.sh
 EXTRA_DIST += testsuite/rec/lib.sh testsuite/rec/rec_crash.sh \
 	testsuite/rec/rec_snapshots.sh \
 	testsuite/rec/rec_output.sh testsuite/rec/rec_engines.sh \
 	testsuite/rec/rec_inherit.sh testsuite/rec/rec_exec.sh \
 	testsuite/rec/rec_start.sh testsuite/rec/rec_ended.sh \
-	testsuite/rec/rec_exec_vdso.sh testsuite/rec/rec_time.sh
+	testsuite/rec/rec_exec_vdso.sh testsuite/rec/rec_time.sh \
+	testsuite/rec/rec_time_lldb.sh

@@ -6,6 +6,10 @@
 # time_shift), and
 # the trace's TSC packets never go back and show the sleep: one step of
 # at least 150 ms (less than 2 s), the run's whole span under 2 s.
+# Exported to Chrome's JSON, the time is the trace's: the slice that
+# holds the sleep (nanosleep's) lasts 150 ms to 2 s, and after_sleep
+# starts 150 ms or more after before_sleep ends; a BTS recording has no
+# time and keeps instruction numbers, saying so.
 set -u
 . "${top_srcdir:-.}/testsuite/rec/lib.sh"
 prog=$build/testsuite/rec/sleepy
@@ -42,5 +46,45 @@ span = (tscs[-1] - tscs[0]) / mhz / 1000
 print(sys.argv[3], "largest step %.1f ms, span %.1f ms" % (step, span))
 sys.exit(0 if 150 <= step < 2000 and span < 2000 else 1)
 PY
+	"$tool" export --format=chrome "$out" >"$tmp/chrome.json" 2>"$tmp/err" ||
+		fail "$eng: chrome export: $(cat "$tmp/err")"
+	python3 - "$tmp/chrome.json" "$eng" <<'PY' || fail "$eng: the chrome export's time is wrong"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+events, eng = doc["traceEvents"], sys.argv[2]
+if doc.get("otherData", {}).get("time") != "tsc":
+    sys.exit(print(eng, "not timed:", doc.get("otherData")) or 1)
+def only(name):
+    found = [e for e in events if e["name"] == name]
+    if len(found) != 1:
+        sys.exit(print(eng, len(found), "slices for", name) or 1)
+    return found[0]
+sleep = max((e for e in events if "nanosleep" in e["name"]
+             and "@plt" not in e["name"]), key=lambda e: e["dur"])
+before, after = only("before_sleep"), only("after_sleep")
+apart = after["ts"] - (before["ts"] + before["dur"])
+print(eng, "%s %.1f ms, the functions %.1f ms apart"
+      % (sleep["name"], sleep["dur"] / 1000, apart / 1000))
+ok = 150000 <= sleep["dur"] < 2000000 and apart >= 150000
+ok = ok and before["ts"] <= sleep["ts"] and \
+    sleep["ts"] + sleep["dur"] <= after["ts"]
+sys.exit(0 if ok else 1)
+PY
 done
+
+"$stub" record --format=bts --at-exit -o "$tmp/bts.ptb" -- "$prog" \
+	>"$tmp/out" 2>"$tmp/err" || fail "bts: $(cat "$tmp/err")"
+"$tool" export --format=chrome "$tmp/bts.ptb" >"$tmp/chrome.json" 2>"$tmp/err" ||
+	fail "bts: chrome export: $(cat "$tmp/err")"
+python3 - "$tmp/chrome.json" <<'PY' || fail "bts: the chrome export is not by instructions"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+events = doc["traceEvents"]
+if doc.get("otherData", {}).get("time") != "instructions":
+    sys.exit(print("bts:", doc.get("otherData")) or 1)
+# Instruction numbers: integers, the first function at number 1.
+ok = all(isinstance(e["ts"], int) and isinstance(e["dur"], int)
+         for e in events) and min(e["ts"] for e in events) == 1
+sys.exit(0 if ok else 1)
+PY
 echo "PASS: rec_time"
