@@ -16,12 +16,13 @@ enum bt_blockrec_kind {
 	bt_rec_block,             /* instructions from ip to end_ip */
 	bt_rec_gap,               /* a gap for errcode */
 	bt_rec_gap_if_any,        /* the same, unless nothing came before */
+	bt_rec_time,              /* the TSC in ip, from the next block on */
 };
 
 /* One decoded block or one event that makes a gap, in 16 bytes.  */
 struct bt_blockrec {
 	union {
-		uint64_t ip;      /* a block's first instruction */
+		uint64_t ip;      /* a block's first instruction; a time's TSC */
 		int64_t errcode;  /* a gap's */
 	};
 	uint32_t end;             /* its last instruction, from ip */

@@ -352,12 +352,13 @@ static int bt_scan_records(const uint8_t *data, size_t size,
 			   struct bt_diag *diag)
 {
 	size_t pos = BT_BUNDLE_HEADER_SIZE;
-	uint32_t last = version == 1 ? btr_pages : btr_last, prev = 0;
+	uint32_t last = version == 1 ? btr_pages
+		: version == 2 ? btr_ended : btr_last, prev = 0;
 	static const char *const names[] = {
 		[btr_format] = "format", [btr_thread] = "thread",
 		[btr_trace] = "trace", [btr_trigger] = "trigger",
 		[btr_process] = "process", [btr_auxv] = "auxv",
-		[btr_ended] = "ended",
+		[btr_ended] = "ended", [btr_time] = "time",
 	};
 	int errcode;
 
@@ -382,7 +383,7 @@ static int bt_scan_records(const uint8_t *data, size_t size,
 					   rec.type);
 		once = rec.type == btr_format || rec.type == btr_trigger ||
 			rec.type == btr_process || rec.type == btr_auxv ||
-			rec.type == btr_ended ||
+			rec.type == btr_ended || rec.type == btr_time ||
 			(version == 1 && rec.type <= btr_trace);
 		if (once && seen[rec.type])
 			return bt_diag_set(diag, bte_bad_record, 1, at,

@@ -39,7 +39,11 @@
      ended    u64 budget, u32 threads dropped, u32 0, u64 bytes dropped:
               the recorder keeps threads that ended before the snapshot
               (thread flag bit 1) within BUDGET bytes of trace, dropping
-              the oldest first                                  (24 bytes)  */
+              the oldest first                                  (24 bytes)
+   Version 3 adds, at most once:
+     time     u64 zero, u32 mult, u16 shift, u16 0: what turns the TSC
+              packets of the traces into nanoseconds, as perf does
+              (ptbtrace.h, struct bt_time)                      (16 bytes)  */
 #ifndef BT_BUNDLE_FORMAT_H
 #define BT_BUNDLE_FORMAT_H
 
@@ -63,7 +67,9 @@ enum bt_record_type {
 	btr_auxv = 10,
 	btr_sideband = 11,
 	btr_ended = 12,
-	btr_last = btr_ended,
+	/* Version 3.  */
+	btr_time = 13,
+	btr_last = btr_time,
 };
 
 #define BT_FORMAT_PAYLOAD_SIZE 16
@@ -78,6 +84,7 @@ enum bt_record_type {
 #define BT_REGS_FIXED_SIZE 16
 #define BT_SIDEBAND_FIXED_SIZE 40
 #define BT_ENDED_PAYLOAD_SIZE 24
+#define BT_TIME_PAYLOAD_SIZE 16
 #define BT_MAX_REGS 65536
 
 /* Sanity limits: a reader rejects anything larger.  */

@@ -1,6 +1,6 @@
 /* The records version 2 bundles add: the trigger, the process, the core
-   (registers and memory), the auxiliary vector, the side-band and what
-   the recorder kept of ended threads.  Each is
+   (registers and memory), the auxiliary vector, the side-band, what
+   the recorder kept of ended threads, and (version 3) the time.  Each is
    bounds-checked like the version 1 ones (bt_bundle.c).  */
 #include "btrace/bt_bundle_int.h"
 #include "btrace/bt_bundle_format.h"
@@ -220,6 +220,35 @@ static int bt_parse_ended(struct bt_ended *e, const struct bt_record *rec,
 	return 0;
 }
 
+/* Version 3's time: perf's conversion, checked as perf would use it.  */
+static int bt_parse_time(struct bt_time *t, const struct bt_record *rec,
+			 struct bt_diag *diag)
+{
+	const uint8_t *p = rec->payload;
+	int errcode;
+
+	errcode = bt_exact(rec, BT_TIME_PAYLOAD_SIZE, "time", diag);
+	if (errcode < 0)
+		return errcode;
+	t->zero = bt_get_le(p, 8);
+	t->mult = (uint32_t) bt_get_le(p + 8, 4);
+	t->shift = (uint16_t) bt_get_le(p + 12, 2);
+	if (!t->mult || t->shift > 32 || bt_get_le(p + 14, 2))
+		return bt_diag_set(diag, bte_bad_record, 1, rec->offset,
+				   "bad time record: mult %" PRIu32
+				   ", shift %u", t->mult, t->shift);
+	return 0;
+}
+
+uint64_t bt_time_ns(const struct bt_time *time, uint64_t tsc)
+{
+	uint64_t quot = tsc >> time->shift;
+	uint64_t rem = tsc & ((1ull << time->shift) - 1);
+
+	return time->zero + quot * time->mult +
+		((rem * time->mult) >> time->shift);
+}
+
 int bt_parse_v2_record(struct bt_bundle *b, struct bt_bundle_storage *st,
 		       const struct bt_record *rec, char **pool,
 		       struct bt_diag *diag)
@@ -244,6 +273,8 @@ int bt_parse_v2_record(struct bt_bundle *b, struct bt_bundle_storage *st,
 					 pool, diag);
 	case btr_ended:
 		return bt_parse_ended(&b->ended, rec, diag);
+	case btr_time:
+		return bt_parse_time(&b->time, rec, diag);
 	}
 	return bt_diag_set(diag, bte_internal, 1, rec->offset - 8,
 			   "record type %" PRIu32 " has no parser", rec->type);

@@ -125,6 +125,8 @@ static int bt_check_v2(const struct bt_bundle *b)
 		return -bte_invalid;
 	if (!b->ended.dropped && b->ended.dropped_bytes)
 		return -bte_invalid;
+	if (b->time.mult && b->time.shift > 32)
+		return -bte_invalid;
 	if (b->trigger.kind > btt_full ||
 	    (b->trigger.name && strlen(b->trigger.name) > BT_MAX_NAME))
 		return -bte_invalid;
@@ -353,6 +355,18 @@ static int bt_encode_v2(struct bt_writer *w, const struct bt_bundle *b,
 		bt_put_le(w, b->ended.dropped, 4);
 		bt_put_le(w, 0, 4);
 		bt_put_le(w, b->ended.dropped_bytes, 8);
+		bt_end_record(w, start);
+		++*nrecords;
+	}
+	if (b->time.mult) {
+		start = w->len;
+		errcode = bt_begin_record(w, btr_time, BT_TIME_PAYLOAD_SIZE);
+		if (errcode < 0)
+			return errcode;
+		bt_put_le(w, b->time.zero, 8);
+		bt_put_le(w, b->time.mult, 4);
+		bt_put_le(w, b->time.shift, 2);
+		bt_put_le(w, 0, 2);
 		bt_end_record(w, start);
 		++*nrecords;
 	}

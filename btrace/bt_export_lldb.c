@@ -3,7 +3,8 @@
    intel-pt` prints).  trace.json names the cpu, the process and its
    thread with the raw trace in threads/TID.intelpt_trace, and the
    modules at their load addresses; anonymous code the bundle carries a
-   copy of (the vDSO) is written to modules/.  JSON through jansson.  */
+   copy of (the vDSO) is written to modules/; a bundle with time adds
+   its TSC conversion.  JSON through jansson.  */
 #include "btrace/ptbtrace.h"
 
 #include <errno.h>
@@ -167,6 +168,16 @@ int bt_export_lldb(const char *dir, const struct bt_bundle *b,
 			 "modules", modules);
 	if (!root)
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	/* The bundle's time, so that LLDB turns the trace's TSC packets
+	   into timestamps (perf's conversion, as LLDB takes it).  */
+	if (b->time.mult &&
+	    json_object_set_new(root, "tscPerfZeroConversion", json_pack(
+		    "{s:I, s:i, s:o}", "timeMult", (json_int_t) b->time.mult,
+		    "timeShift", (int) b->time.shift,
+		    "timeZero", bt_lldb_hex(b->time.zero))) < 0) {
+		json_decref(root);
+		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
+	}
 	snprintf(path, sizeof(path), "%s/trace.json", dir);
 	err = json_dump_file(root, path, JSON_INDENT(2) | JSON_SORT_KEYS);
 	json_decref(root);

@@ -246,6 +246,15 @@ int bt_ftrace_add_gap(struct bt_ftrace *ft, int errcode)
 	return bt_segs_make_gap(&ft->segs, errcode);
 }
 
+int bt_ftrace_add_time(struct bt_ftrace *ft, uint64_t tsc)
+{
+	uint32_t last = bt_nsegs(ft);
+	uint32_t next = last ? bt_seg_insn_offset(ft, last) +
+		bt_seg_nnum(ft, last) : 1;
+
+	return bt_times_push(&ft->times, next, tsc);
+}
+
 /* The length of the last segment's last instruction, decoded if need be.  */
 static int bt_last_size(struct bt_ftrace *ft, uint32_t seg)
 {
@@ -488,6 +497,7 @@ struct bt_ftrace *bt_ftrace_alloc(enum bt_format format,
 	if (!ft)
 		return NULL;
 	bt_segs_init(&ft->segs);
+	bt_times_init(&ft->times);
 	ft->format = format;
 	ft->image = image;
 	ft->min_level = INT_MAX;
@@ -515,6 +525,7 @@ void bt_ftrace_free(struct bt_ftrace *ft)
 	if (!ft)
 		return;
 	bt_segs_fini(&ft->segs);
+	bt_times_fini(&ft->times);
 	free(ft->keys);
 	free(ft->key_hash);
 	free(ft);
@@ -574,7 +585,9 @@ size_t bt_ftrace_memory(const struct bt_ftrace *ft)
 		return 0;
 	return bt_segs_memory(&ft->segs)
 		+ ft->keys_cap * sizeof(*ft->keys)
-		+ ft->key_hash_size * sizeof(*ft->key_hash);
+		+ ft->key_hash_size * sizeof(*ft->key_hash)
+		+ ft->times.cap * (sizeof(*ft->times.number) +
+				   sizeof(*ft->times.tsc));
 }
 
 int bt_ftrace_for_each_block(const struct bt_ftrace *ft, uint32_t number,

@@ -7,6 +7,7 @@
 
 #include "btrace/bt_image.h"
 #include "btrace/bt_segs.h"
+#include "btrace/bt_times.h"
 
 struct bt_ftrace {
 	enum bt_format format;
@@ -36,6 +37,7 @@ struct bt_ftrace {
 	bt_progress_fn *progress; /* or NULL */
 	void *progress_ctx;
 	int level;                /* the normalizing offset */
+	struct bt_times times;    /* the TSC by instruction number (PT) */
 };
 
 /* An empty trace of FORMAT over IMAGE, reporting to PROGRESS (or NULL);
@@ -56,6 +58,10 @@ int bt_ftrace_add_block(struct bt_ftrace *ft, uint64_t ip, uint64_t end_ip,
 
 /* Add a gap for ERRCODE (GDB's ftrace_new_gap).  */
 int bt_ftrace_add_gap(struct bt_ftrace *ft, int errcode);
+
+/* From the next instruction on, the time is TSC (the decoder's latest
+   timing packet).  */
+int bt_ftrace_add_time(struct bt_ftrace *ft, uint64_t tsc);
 
 /* Make CALLER the caller of SEG and of all its other parts (its prev and
    next chain), with FLAGS (GDB's ftrace_fixup_caller).  */

@@ -79,7 +79,7 @@ static int bt_json_put(const char *s, size_t len, void *data)
 static int bt_json_dump(struct bt_json_list *l, const json_t *value)
 {
 	int status = value ? json_dump_callback(value, bt_json_put, l,
-						BT_JSON_FLAGS) : -1;
+						BT_JSON_FLAGS | l->flags) : -1;
 
 	if (status < 0)
 		l->failed = 1;
@@ -91,6 +91,7 @@ void bt_json_list_init(struct bt_json_list *l, FILE *out, const char *head)
 	l->out = out;
 	l->first = 1;
 	l->failed = 0;
+	l->flags = 0;
 	l->n = 0;
 	bt_json_put(head, strlen(head), l);
 	bt_json_put("[", 1, l);

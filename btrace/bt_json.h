@@ -29,6 +29,8 @@ struct bt_json_list {
 	FILE *out;
 	int first;
 	int failed;
+	size_t flags;             /* more dump flags (JSON_REAL_PRECISION),
+				     0 from bt_json_list_init */
 	size_t n;
 	char text[16384];
 };

@@ -35,7 +35,12 @@ struct bt_pt_producer {
 	const struct bt_image *image;
 	int status;               /* the decoder's last status */
 	enum { btp_sync, btp_blocks, btp_ended } phase;
+	uint64_t tsc;             /* the last time put, if have_tsc */
+	int have_tsc;
 };
+
+/* The most records one step puts: a block, a gap and a time.  */
+enum { bt_pt_step_max = 3 };
 
 static void bt_pt_put_gap(struct bt_blockq_chunk *c,
 			  enum bt_blockrec_kind kind, int errcode)
@@ -94,8 +99,30 @@ static void bt_pt_put_event(struct bt_blockq_chunk *c,
 	}
 }
 
-/* One step of the decoder, adding at most two records to C: a sync, an
-   event, or a block; a decode error ends a run of blocks with a gap.  */
+/* The decoder's time, when its timing packets moved it: it holds from
+   the next block on.  A TSC packet is read as the decoder gets to it,
+   so instructions before it on the same block keep the earlier time
+   (never a later one).  */
+static void bt_pt_put_time(struct bt_pt_producer *p, struct bt_blockq_chunk *c)
+{
+	struct bt_blockrec *r;
+	uint32_t lost_mtc, lost_cyc;
+	uint64_t tsc;
+
+	if (pt_blk_time(p->dec, &tsc, &lost_mtc, &lost_cyc) < 0 ||
+	    (p->have_tsc && tsc == p->tsc))
+		return;
+	p->tsc = tsc;
+	p->have_tsc = 1;
+	r = &c->recs[c->n++];
+	memset(r, 0, sizeof(*r));
+	r->kind = bt_rec_time;
+	r->ip = tsc;
+}
+
+/* One step of the decoder, adding at most bt_pt_step_max records to C:
+   a sync, an event, or a block, then the time if it moved; a decode
+   error ends a run of blocks with a gap.  */
 static void bt_pt_step(struct bt_pt_producer *p, struct bt_blockq_chunk *c)
 {
 	int status;
@@ -105,6 +132,8 @@ static void bt_pt_step(struct bt_pt_producer *p, struct bt_blockq_chunk *c)
 		/* -pte_eos, or no more sync points.  */
 		p->phase = status < 0 ? btp_ended : btp_blocks;
 		p->status = status;
+		if (status >= 0)
+			bt_pt_put_time(p, c);
 		return;
 	}
 	if (p->status & pts_event_pending) {
@@ -123,6 +152,7 @@ static void bt_pt_step(struct bt_pt_producer *p, struct bt_blockq_chunk *c)
 			bt_pt_put_block(p, c, &block);
 	}
 	p->status = status;
+	bt_pt_put_time(p, c);
 	if (status >= 0)
 		return;
 	if (status == -pte_eos) {
@@ -149,8 +179,8 @@ static void bt_pt_stream(struct bt_blockrec *to, const struct bt_blockrec *from,
 		_mm_stream_si64(&dst[i], src[i]);
 }
 
-/* Fill C with the next records, up to CAP (at least 2), STREAMED to it
-   or not.  */
+/* Fill C with the next records, up to CAP (at least bt_pt_step_max),
+   STREAMED to it or not.  */
 static void bt_pt_produce(struct bt_pt_producer *p, struct bt_blockq_chunk *c,
 			  size_t cap, int streamed)
 {
@@ -158,10 +188,11 @@ static void bt_pt_produce(struct bt_pt_producer *p, struct bt_blockq_chunk *c,
 	struct bt_blockq_chunk stage = { staged, 0, 0 };
 
 	c->n = 0;
-	while (p->phase != btp_ended && c->n + 2 <= cap) {
+	while (p->phase != btp_ended && c->n + bt_pt_step_max <= cap) {
 		stage.n = 0;
-		while (p->phase != btp_ended && stage.n + 2 <= bt_pt_stage_size
-		       && c->n + stage.n + 2 <= cap)
+		while (p->phase != btp_ended &&
+		       stage.n + bt_pt_step_max <= bt_pt_stage_size &&
+		       c->n + stage.n + bt_pt_step_max <= cap)
 			bt_pt_step(p, &stage);
 		if (streamed)
 			bt_pt_stream(&c->recs[c->n], staged, stage.n);
@@ -186,6 +217,8 @@ static int bt_pt_consume(struct bt_ftrace *ft, const struct bt_blockq_chunk *c)
 			errcode = bt_ftrace_add_block(ft, r->ip, r->ip + r->end,
 						      r->ninsn, r->iclass,
 						      r->size);
+		else if (r->kind == bt_rec_time)
+			errcode = bt_ftrace_add_time(ft, r->ip);
 		else if (r->kind == bt_rec_gap || bt_nsegs(ft))
 			errcode = bt_ftrace_add_gap(ft, (int) r->errcode);
 		else
@@ -329,8 +362,9 @@ int bt_pt_decode_piped(struct bt_ftrace *ft, const struct bt_bundle *bundle,
 	p.image = ft->image;
 	p.phase = btp_sync;
 	p.dec = pt_blk_alloc_decoder(&config);
-	errcode = bt_blockq_init(&q, pipe->nchunks, pipe->chunk_size < 2 ? 2
-				 : pipe->chunk_size);
+	errcode = bt_blockq_init(&q, pipe->nchunks,
+				 pipe->chunk_size < bt_pt_step_max ?
+				 bt_pt_step_max : pipe->chunk_size);
 	if (!p.dec || errcode < 0) {
 		pt_blk_free_decoder(p.dec);
 		bt_blockq_fini(&q);

@@ -35,6 +35,7 @@ btrace_libptbtrace_int_la_SOURCES = \
 	btrace/bt_ftrace_gaps.c \
 	btrace/bt_pt_decode.c \
 	btrace/bt_blockq.c btrace/bt_blockq.h \
+	btrace/bt_times.c btrace/bt_times.h \
 	btrace/bt_bts_decode.c \
 	btrace/bt_json.c btrace/bt_json.h \
 	btrace/bt_history.c btrace/bt_history.h \

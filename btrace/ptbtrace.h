@@ -133,6 +133,19 @@ struct bt_thread {
 	int ended;                /* it had exited before the snapshot */
 };
 
+/* Version 3: what turns the trace's TSC packets into time, as perf's
+   perf_event_mmap_page gives it: ns = zero + (tsc >> shift) * mult +
+   (((tsc & ((1 << shift) - 1)) * mult) >> shift), in CLOCK_MONOTONIC's
+   nanoseconds.  */
+struct bt_time {
+	uint64_t zero;
+	uint32_t mult;            /* 0: the bundle has no time */
+	uint16_t shift;
+};
+
+/* TSC in TIME's nanoseconds.  */
+uint64_t bt_time_ns(const struct bt_time *time, uint64_t tsc);
+
 /* Threads that ended before a recorder's snapshot: their last ring's
    worth is kept within BUDGET bytes of trace in all, the oldest ended
    threads dropped first (DROPPED of them, DROPPED_BYTES of trace).  */
@@ -229,13 +242,15 @@ struct bt_bundle {
 	const struct bt_sideband *sideband;
 	size_t nsideband;
 	struct bt_ended ended;
+	struct bt_time time;      /* version 3 */
 
 	/* Owned by the reader; the pointers above point into it.  */
 	void *storage;
 };
 
-/* The bundle version this library writes; it reads this one and 1.  */
-#define BT_BUNDLE_VERSION 2
+/* The bundle version this library writes; it reads this one down to
+   1.  */
+#define BT_BUNDLE_VERSION 3
 #define BT_BUNDLE_VERSION_MIN 1
 
 /* Make thread TID (one of BUNDLE's threads) the selected one: pid, tid,
@@ -435,7 +450,7 @@ uint32_t bt_ftrace_ngaps(const struct bt_ftrace *ftrace);
 
 enum bt_format bt_ftrace_format(const struct bt_ftrace *ftrace);
 
-/* Bytes of memory the decoded trace uses (blocks and segments).  */
+/* Bytes of memory the decoded trace uses (blocks, segments, times).  */
 size_t bt_ftrace_memory(const struct bt_ftrace *ftrace);
 
 /* Call FN for each block of segment NUMBER in order: its first
@@ -587,7 +602,8 @@ int bt_packet_history_print_json(FILE *out,
 int bt_maint_info_print(FILE *out, const struct bt_packets *packets);
 
 /* ---- Exports ------------------------------------------------------------
-   Instructions stand for time: a segment weighs its instruction count.  */
+   Instructions stand for time (a segment weighs its instruction count)
+   unless said otherwise.  */
 
 /* Folded stacks ("main;f;g 7"), one line per distinct call stack, as
    flame graph tools read them.  Gaps are left out.  */
@@ -595,13 +611,21 @@ int bt_export_folded(FILE *out, const struct bt_ftrace *ftrace,
 		     struct bt_diag *diag);
 
 /* Chrome's trace event format: a complete event per function instance
-   (a segment and its continuations), instruction numbers as timestamps.  */
-int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace, int pid,
-		     int tid, struct bt_diag *diag);
+   (a segment and its continuations).  With TIME's conversion (mult not
+   0) and TSC packets in the trace, timestamps are CLOCK_MONOTONIC
+   microseconds: an instance runs from its first instruction's time to
+   that of the instruction after its last, an instruction having the
+   time of the last timing packet before it.  Otherwise (TIME NULL, BTS,
+   older bundles) instruction numbers stand for microseconds.  The
+   trace's otherData says which ("time": "tsc" or "instructions").  */
+int bt_export_chrome(FILE *out, const struct bt_ftrace *ftrace,
+		     const struct bt_time *time, int pid, int tid,
+		     struct bt_diag *diag);
 
 /* LLDB's intel-pt trace bundle in the folder DIR (created if need be):
    trace.json, the thread's raw trace and copies of the bundle's
-   anonymous code, so that LLDB's `trace load DIR/trace.json` opens it.
+   anonymous code, so that LLDB's `trace load DIR/trace.json` opens it,
+   and the bundle's TSC conversion if it has one (LLDB's timestamps).
    PT bundles only (-bte_unsupported for BTS).  */
 int bt_export_lldb(const char *dir, const struct bt_bundle *bundle,
 		   struct bt_diag *diag);

@@ -267,13 +267,15 @@ static const char *bt_size_suffix(unsigned int *size)
 	return "";
 }
 
-/* What a recorder's bundle adds to `info record`: its threads and its
-   trigger.  Single-thread bundles without a trigger print as GDB does.  */
+/* What a recorder's bundle adds to `info record`: its threads, its time
+   and its trigger.  Single-thread bundles without a trigger (monitor
+   btrace save's) print as GDB does; their time is in --json.  */
 static void bt_info_threads(const struct bt_bundle *b)
 {
 	const struct bt_trigger *t = &b->trigger;
+	int recorder = b->nthreads > 1 || t->kind != btt_none;
 
-	if (b->nthreads > 1 || t->kind != btt_none) {
+	if (recorder) {
 		printf("Threads in the bundle: %zu.\n", b->nthreads);
 		for (size_t i = 0; i < b->nthreads; ++i)
 			printf("  Thread %d.%d: %zu %s%s%s%s.\n", b->pid,
@@ -303,6 +305,12 @@ static void bt_info_threads(const struct bt_bundle *b)
 		else
 			printf("; none dropped.\n");
 	}
+	if (recorder && b->time.mult)
+		printf("Time: TSC at %.3f MHz (perf's time_mult %" PRIu32
+		       ", time_shift %u, time_zero %" PRIu64 ").\n",
+		       1000.0 * (double) (1ull << b->time.shift) /
+		       (double) b->time.mult, b->time.mult, b->time.shift,
+		       b->time.zero);
 	if (t->kind == btt_none)
 		return;
 	printf("Trigger: %s", bt_trigger_name(t->kind));
@@ -339,6 +347,20 @@ static json_t *bt_hex_json(uint64_t value)
 
 	snprintf(text, sizeof(text), "0x%" PRIx64, value);
 	return json_string(text);
+}
+
+/* The bundle's time, null without: perf's conversion (time_zero as hex,
+   a u64 that may exceed JSON's integers) and the TSC's frequency.  */
+static json_t *bt_info_time_json(const struct bt_bundle *b)
+{
+	const struct bt_time *t = &b->time;
+
+	if (!t->mult)
+		return json_null();
+	return json_pack("{s:f, s:I, s:i, s:o}", "tsc_mhz",
+			 1000.0 * (double) (1ull << t->shift) /
+			 (double) t->mult, "mult", (json_int_t) t->mult,
+			 "shift", (int) t->shift, "zero", bt_hex_json(t->zero));
 }
 
 static json_t *bt_info_threads_json(const struct bt_bundle *b)
@@ -396,7 +418,7 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 
 		return bt_print_json(json_pack("{s:s, s:I, s:i, s:i, s:I, s:I, "
 			"s:I, s:I, s:o, s:{s:s, s:i, s:i, s:I}, s:I, s:o, "
-			"s:{s:I, s:I, s:I}}",
+			"s:{s:I, s:I, s:I}, s:o}",
 			"format", b->format == btf_pt ? "pt" : "bts",
 			"buffer_size", (json_int_t) b->buffer_size,
 			"pid", b->pid, "tid", b->tid,
@@ -412,7 +434,8 @@ static int bt_cmd_info(const struct bt_tool *tool, struct bt_session *s)
 			"execs", bt_info_execs_json(b),
 			"ended", "budget", (json_int_t) b->ended.budget,
 			"dropped", (json_int_t) b->ended.dropped,
-			"dropped_bytes", (json_int_t) b->ended.dropped_bytes));
+			"dropped_bytes", (json_int_t) b->ended.dropped_bytes,
+			"time", bt_info_time_json(b)));
 	}
 
 	printf("Active record target: record-btrace\n");
@@ -686,7 +709,8 @@ static int bt_cmd_export(const struct bt_tool *tool, struct bt_session *s)
 	if (strcmp(tool->format, "folded") == 0)
 		errcode = bt_export_folded(stdout, s->ftrace, &diag);
 	else if (strcmp(tool->format, "chrome") == 0)
-		errcode = bt_export_chrome(stdout, s->ftrace, s->bundle.pid,
+		errcode = bt_export_chrome(stdout, s->ftrace, &s->bundle.time,
+					   s->bundle.pid,
 					   s->bundle.tid, &diag);
 	else {
 		fprintf(stderr, "ptbtrace: unknown export format '%s'\n",

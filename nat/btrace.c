@@ -96,6 +96,7 @@ static int nat_btrace_start_emu(struct nat_target *target,
 	   shows the same as with gdbserver; less if memory is short, as
 	   gdbserver takes what mmap grants.  */
 	emu_set_psb_period(proc->emu, target->btrace_psb_period);
+	emu_set_untimed(proc->emu, target->btrace_untimed);
 	err = -pse_range;
 	for (size = nat_btrace_buffer_size(size, page_size);
 	     size >= page_size; size /= 2) {

@@ -31,6 +31,7 @@ int nat_target_init(struct nat_target *target)
 	target->tty_old_pgrp = -1;
 	target->start.startup_with_shell = 1;
 	target->start.disable_randomization = 1;
+	nat_tsc_clock_init(&target->tsc_clock);
 
 	/* SIGCHLD only through the signalfd, so waiting can also poll the
 	   client's socket.  */

@@ -15,7 +15,8 @@ nat_libpsnat_a_SOURCES = \
 	nat/maps.c nat/maps.h \
 	nat/catch_syscall.c nat/catch_syscall.h \
 	nat/mem.c nat/mem.h \
-	nat/int3_table.c nat/int3_table.h
+	nat/int3_table.c nat/int3_table.h \
+	nat/tsc_clock.c nat/tsc_clock.h
 
 # Waiting is split at its seams: what a wait status means, and stopping
 # every thread (nat/wait.c does the waiting itself).

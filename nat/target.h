@@ -10,6 +10,7 @@
 #ifndef NAT_TARGET_H
 #define NAT_TARGET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 #include "nat/debugregs.h"
 #include "nat/int3_table.h"
 #include "nat/mem.h"
+#include "nat/tsc_clock.h"
 
 struct amd64_regs;
 struct emu;
@@ -194,6 +196,9 @@ struct nat_target {
 	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
+	/* The TSC against the clock from the start: what turns the
+	   emulated trace's time into nanoseconds.  */
+	struct nat_tsc_clock tsc_clock;
 	/* The thread whose event was reported last: the next pick starts
 	   after it, so threads that keep hitting a breakpoint nobody sees
 	   (a false condition) cannot starve the others' events.  */
@@ -222,6 +227,9 @@ struct nat_target {
 	/* Bytes between PSB+ in emulated PT traces enabled from now on
 	   (0: the emulator's default).  */
 	uint32_t btrace_psb_period;
+	/* Emulated PT traces enabled from now on carry no TSC packets
+	   (LLDB's traces without enableTsc, as its perf setup has none).  */
+	bool btrace_untimed;
 	/* The terminal's foreground group before ptstub gave it to the
 	   first program it started (as gdbserver does), restored at
 	   nat_target_fini; -1 when ptstub did not change it.  */
@@ -410,6 +418,12 @@ void nat_target_set_thread_events(struct nat_target *target, int on);
 void nat_target_client_reset(struct nat_target *target);
 /* QPassSignals and QProgramSignals: PASS is indexed by host signal,
    NAT_SIGNALS entries.  */
+/* perf's conversion of the traces' TSC into nanoseconds
+   (nat/tsc_clock.h), measured since the target started; -pse_range if
+   it started too recently to tell.  */
+int nat_target_tsc_conv(const struct nat_target *target,
+			struct nat_tsc_conv *conv);
+
 void nat_target_set_pass_signals(struct nat_target *target,
 				 const uint8_t pass[NAT_SIGNALS]);
 void nat_target_set_program_signals(struct nat_target *target,
@@ -431,6 +445,9 @@ int nat_target_btrace_engine(const struct nat_target *target);
 /* Bytes between PSB+ in emulated PT traces enabled from now on (0:
    the emulator's default).  */
 void nat_target_set_psb_period(struct nat_target *target, uint32_t bytes);
+/* Whether emulated PT traces enabled from now on go without TSC
+   packets (false: the default, with them).  */
+void nat_target_set_untimed(struct nat_target *target, bool untimed);
 
 /* The new-thread hook (on_new_thread above) and its context; clearing
    takes effect only while CTX is the one set.  */

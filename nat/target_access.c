@@ -164,6 +164,11 @@ void nat_target_set_psb_period(struct nat_target *target, uint32_t bytes)
 	target->btrace_psb_period = bytes;
 }
 
+void nat_target_set_untimed(struct nat_target *target, bool untimed)
+{
+	target->btrace_untimed = untimed;
+}
+
 void nat_target_set_new_thread_hook(struct nat_target *target,
 				    void (*fn)(void *ctx,
 					       struct nat_thread *thread),
@@ -179,4 +184,10 @@ void nat_target_clear_new_thread_hook(struct nat_target *target, void *ctx)
 		return;
 	target->on_new_thread = NULL;
 	target->on_new_thread_ctx = NULL;
+}
+
+int nat_target_tsc_conv(const struct nat_target *target,
+			struct nat_tsc_conv *conv)
+{
+	return nat_tsc_clock_conv(&target->tsc_clock, conv);
 }

@@ -344,6 +344,18 @@ static void rec_print(struct recorder *rec, const struct bt_bundle *b,
 	fflush(log);
 }
 
+/* What turns the PT's TSC packets into time, measured since the
+   recorder started (none for a run shorter than a millisecond).  */
+static void rec_time(struct recorder *rec, struct bt_bundle *b)
+{
+	struct nat_tsc_conv conv;
+
+	if (b->format == btf_pt &&
+	    nat_target_tsc_conv(rec->target, &conv) == 0)
+		b->time = (struct bt_time) { conv.zero, conv.mult,
+			conv.shift };
+}
+
 int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 		 const struct rec_trigger *tr, int with_core)
 {
@@ -422,6 +434,7 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 		b.ended.dropped_bytes = sp->ended_dropped_bytes;
 	}
 	rec_full_fill(rec, &b);
+	rec_time(rec, &b);
 	/* An exec is placed in the trace of the thread that made it (the
 	   process's only one then, with its id).  */
 	if (sp && sp->nsideband) {

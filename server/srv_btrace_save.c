@@ -206,6 +206,18 @@ static void srv_put_errno(struct ps_buf *msg, int err)
 		ps_buf_printf(msg, " (%s)", name);
 }
 
+/* What turns the PT's TSC packets into time (none for a session
+   shorter than a millisecond).  */
+static void srv_bundle_time(struct srv *srv, struct bt_bundle *b)
+{
+	struct nat_tsc_conv conv;
+
+	if (b->format == btf_pt &&
+	    nat_target_tsc_conv(srv->target, &conv) == 0)
+		b->time = (struct bt_time) { conv.zero, conv.mult,
+			conv.shift };
+}
+
 int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 {
 	struct nat_thread *thread = srv_general_thread(srv);
@@ -241,6 +253,7 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 			b.pc = amd64_regs_pc(regs);
 			b.has_pc = 1;
 		}
+		srv_bundle_time(srv, &b);
 		err = srv_save_bundle(&b, path, &sys);
 	}
 	if (err < 0 && sys) {

@@ -123,10 +123,12 @@ int srv_lldb_proc_add(struct srv_lldb *st, struct nat_thread *thread,
 	if (PS_ARRAY_RESERVE(st->proc_tids, st->proc_cap, st->proc_ntids + 1))
 		return -pse_nomem;
 	nat_target_set_psb_period(target, st->proc_psb);
+	nat_target_set_untimed(target, true);
 	reason[0] = '\0';
 	err = nat_btrace_enable(target, thread, trace_format_pt,
 				st->proc_size, reason, len);
 	nat_target_set_psb_period(target, 0);
+	nat_target_set_untimed(target, false);
 	if (err < 0)
 		return err;
 	st->proc_tids[st->proc_ntids++] = nat_thread_tid(thread);

@@ -215,10 +215,10 @@ static int srv_lldb_start_opts(struct srv *srv, json_t *root, int process,
 		return -1;
 	if (tsc)
 		return srv_lldb_error(srv, "enableTsc is not supported: ptstub's "
-				      "traces carry no TSC timestamps (the "
-				      "trace emulator has no clock to write, "
-				      "and its perf setup asks for none); "
-				      "start the trace without it"), -1;
+				      "traces for LLDB carry no TSC timestamps "
+				      "(it gives LLDB no conversion of them "
+				      "to time, and its perf setup asks for "
+				      "none); start the trace without it"), -1;
 	have = srv_lldb_uint(srv, root, "psbPeriod", name, &psb);
 	if (have < 0)
 		return -1;
@@ -258,11 +258,14 @@ static int srv_lldb_enable(struct srv *srv, struct nat_thread *t,
 	char reason[256];
 	int err;
 
+	/* Without enableTsc, as lldb-server's perf setup: no TSC.  */
 	nat_target_set_psb_period(srv->target, opts->psb);
+	nat_target_set_untimed(srv->target, true);
 	reason[0] = '\0';
 	err = nat_btrace_enable(srv->target, t, trace_format_pt,
 				(size_t) opts->size, reason, sizeof(reason));
 	nat_target_set_psb_period(srv->target, 0);
+	nat_target_set_untimed(srv->target, false);
 	if (err < 0)
 		srv_lldb_error(srv, "Thread %d cannot be traced: %s",
 			       (int) nat_thread_tid(t), reason[0] ? reason : ps_errstr(err));

@@ -151,6 +151,8 @@ bool cc_drain_via(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
 	if (cc_peek(tid, log, cc->logbuf, n) < 0)
 		return false;
 	ok = cc_drain_log(cc, ct, th, cc->logbuf, n);
+	/* The log ran before this stop, what the thread runs next after.  */
+	emu_rec_time(th, false);
 	cc_poke(tid, ct->data + cc_ctl_cursor, &log, 8);
 	cc->st.drain_ns += cc_now_ns() - t0;
 	return ok;

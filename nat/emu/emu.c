@@ -191,6 +191,11 @@ void emu_set_psb_period(struct emu *emu, uint32_t bytes)
 	emu->config.psb_period = bytes;
 }
 
+void emu_set_untimed(struct emu *emu, bool untimed)
+{
+	emu->config.untimed = untimed;
+}
+
 int emu_enable(struct emu *emu, pid_t tid, enum trace_format format,
 	       size_t size)
 {
@@ -204,7 +209,7 @@ int emu_enable(struct emu *emu, pid_t tid, enum trace_format format,
 	if (format != trace_format_pt && format != trace_format_bts)
 		return -pse_invalid;
 	err = emu_thread_trace_init(th, (uint8_t) format, size,
-				    emu->config.psb_period);
+				    emu->config.psb_period, emu->config.untimed);
 	if (err < 0)
 		return err;
 	th->traced = true;
@@ -511,6 +516,8 @@ enum emu_resume emu_continue(struct emu *emu, struct emu_thread *th,
 			return emu_resume_cont;   /* someone else's trap */
 		}
 		emu_rec_psb(th, ip);
+		if (!chain)
+			emu_rec_time(th, false);
 
 		if (!th->traced) {
 			/* Untraced: just get past a trap at IP.  */

@@ -72,6 +72,7 @@ struct emu_config {
 	bool ret_shortcut;
 	bool jcc_shortcut;
 	uint32_t psb_period;     /* bytes between PSB+ (0: 4096) */
+	bool untimed;            /* PT without TSC packets */
 	size_t cache_limit;      /* walks in the code cache (0: default) */
 	/* Called after a traced thread's mmap, munmap, mprotect, ... (the
 	   recorder's side-band); NULL for none.  */
@@ -116,6 +117,9 @@ void emu_free(struct emu *emu);
 
 /* Bytes between PSB+ for PT traces enabled from now on (0: 4096).  */
 void emu_set_psb_period(struct emu *emu, uint32_t bytes);
+
+/* Whether PT traces enabled from now on go without TSC packets.  */
+void emu_set_untimed(struct emu *emu, bool untimed);
 
 /* Start recording thread TID (stopped) in FORMAT into a ring of SIZE
    bytes.  -pse_exists if it is already traced.  The first emu_prepare

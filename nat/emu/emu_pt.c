@@ -151,6 +151,13 @@ int emu_pt_psb(struct emu_pt *pt, bool enabled, uint64_t ip)
 	memset(&packet, 0, sizeof(packet));
 	packet.type = ppt_psb;
 	err = emu_pt_put(pt, &packet);
+	if (!err && pt->tsc) {
+		/* A decoder syncing here learns the time: the last one
+		   written, which what follows ran at or after.  */
+		packet.type = ppt_tsc;
+		packet.payload.tsc.tsc = pt->tsc;
+		err = emu_pt_put(pt, &packet);
+	}
 	if (!err)
 		err = emu_pt_mode_exec(pt);
 	if (!err && enabled)
@@ -160,6 +167,23 @@ int emu_pt_psb(struct emu_pt *pt, bool enabled, uint64_t ip)
 		err = emu_pt_put(pt, &packet);
 	}
 	return err;
+}
+
+int emu_pt_tsc(struct emu_pt *pt, uint64_t tsc)
+{
+	struct pt_packet packet;
+	int err;
+
+	if (pt->untimed)
+		return 0;
+	err = emu_pt_flush(pt);
+	if (err < 0)
+		return err;
+	memset(&packet, 0, sizeof(packet));
+	packet.type = ppt_tsc;
+	packet.payload.tsc.tsc = tsc;
+	pt->tsc = tsc;
+	return emu_pt_put(pt, &packet);
 }
 
 bool emu_pt_psb_due(const struct emu_pt *pt)

@@ -1,12 +1,14 @@
 /* The Intel PT packet writer of one traced thread: packets encoded with
    libipt's encoder into the thread's ring, with hardware's IP
-   compression, TNT batching, RET compression and periodic PSB+.  */
+   compression, TNT batching, RET compression, periodic PSB+ and the
+   time, as TSC packets.  */
 #ifndef NAT_EMU_EMU_PT_H
 #define NAT_EMU_EMU_PT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <intel-pt.h>
+#include <x86intrin.h>
 
 struct emu_ring;
 
@@ -27,18 +29,38 @@ struct emu_pt {
 	/* Calls since the last PSB or disable, as the decoder sees them. */
 	uint64_t retstack[emu_retstack_size];
 	uint8_t ret_top, ret_count;
+	uint64_t tsc;                /* the last TSC written (0: none) */
+	bool untimed;                /* no TSC packets (tsc stays 0) */
 };
+
+/* The time stamp counter, as the recorded thread's TSC packets carry
+   it: the tracer reads it while the thread is stopped.  */
+static inline uint64_t emu_pt_now(void)
+{
+	return __rdtsc();
+}
+
+/* TSC ticks between the TSC packets written at a tracer's stops (one
+   every few tens of microseconds at most, as hardware's MTC at a long
+   period: a TSC at every stop would triple the trace); a trace that
+   comes back from the kernel gets one whatever the period.  */
+enum { emu_tsc_period = 1 << 17 };
 
 /* Write into RING; a PSB+ every PSB_PERIOD bytes (0: 4096).  */
 int emu_pt_init(struct emu_pt *pt, struct emu_ring *ring,
 		uint32_t psb_period);
 void emu_pt_fini(struct emu_pt *pt);
 
-/* PSB+: PSB, MODE.Exec 64-bit, FUP at IP when ENABLED, PSBEND.  */
+/* PSB+: PSB, TSC (the last written, if any), MODE.Exec 64-bit, FUP at
+   IP when ENABLED, PSBEND.  */
 int emu_pt_psb(struct emu_pt *pt, bool enabled, uint64_t ip);
 
 /* Whether a periodic PSB+ is due.  */
 bool emu_pt_psb_due(const struct emu_pt *pt);
+
+/* A TSC packet (after the pending TNT bits): what comes after ran at
+   TSC or later, what came before ran before it.  None if untimed.  */
+int emu_pt_tsc(struct emu_pt *pt, uint64_t tsc);
 
 /* Emit pending TNT bits.  */
 int emu_pt_flush(struct emu_pt *pt);

@@ -67,6 +67,18 @@ void emu_rec_edge(struct emu_thread *th, const struct emu_edge *edge)
 	}
 }
 
+void emu_rec_time(struct emu_thread *th, bool force)
+{
+	uint64_t now;
+
+	if (!th->traced || th->format != trace_format_pt)
+		return;
+	now = emu_pt_now();
+	if (now > th->pt.tsc &&
+	    (force || (th->on && now - th->pt.tsc >= emu_tsc_period)))
+		emu_pt_tsc(&th->pt, now);
+}
+
 void emu_rec_far_kernel(struct emu_thread *th, uint64_t ip,
 			uint64_t resume)
 {
@@ -74,6 +86,8 @@ void emu_rec_far_kernel(struct emu_thread *th, uint64_t ip,
 	if (!th->traced)
 		return;
 	if (th->on) {
+		/* The time the kernel was entered.  */
+		emu_rec_time(th, true);
 		if (th->format == trace_format_pt)
 			emu_pt_pgd(&th->pt);
 		else
@@ -101,6 +115,7 @@ void emu_rec_interrupt(struct emu_thread *th, uint64_t ip, uint64_t prev)
 	if (!th->traced || !th->on)
 		return;
 	if (th->format == trace_format_pt) {
+		emu_rec_time(th, true);
 		emu_pt_fup(&th->pt, ip);
 		emu_pt_pgd(&th->pt);
 	} else {
@@ -121,6 +136,9 @@ void emu_rec_resume(struct emu_thread *th, uint64_t ip)
 	}
 	if (emu_pt_psb_due(&th->pt))
 		emu_pt_psb(&th->pt, false, 0);
+	/* Back from the kernel (a syscall, a signal, a stop): the time it
+	   took shows.  */
+	emu_rec_time(th, true);
 	emu_pt_pge(&th->pt, ip);
 }
 
@@ -132,8 +150,10 @@ void emu_rec_gap(struct emu_thread *th, uint64_t ip)
 	if (th->format == trace_format_pt) {
 		if (th->on || ip)
 			emu_pt_ovf(&th->pt);
-		if (ip)
+		if (ip) {
+			emu_rec_time(th, true);
 			emu_pt_fup(&th->pt, ip);
+		}
 	} else {
 		emu_bts_drop(&th->bts);
 		if (ip)

@@ -40,6 +40,12 @@ void emu_rec_gap(struct emu_thread *th, uint64_t ip);
    included, except the last link's stop when N is the whole chain).  */
 void emu_rec_chain(struct emu_thread *th, uint8_t n);
 
+/* The time now, into a thread recording PT: a TSC packet when FORCE
+   or when the last is older than emu_tsc_period.  Called only while the
+   thread is stopped and all it ran before is recorded, so the packet
+   parts what ran before the tracer looked from what runs after.  */
+void emu_rec_time(struct emu_thread *th, bool force);
+
 /* A periodic PSB+ if one is due, at IP.  */
 void emu_rec_psb(struct emu_thread *th, uint64_t ip);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
-			  size_t size, uint32_t psb_period)
+			  size_t size, uint32_t psb_period, bool untimed)
 {
 	int err;
 
@@ -22,6 +22,9 @@ int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
 		emu_ring_fini(&th->ring);
 		return err;
 	}
+	/* The trace starts with the time (in its PSB+).  */
+	th->pt.untimed = untimed;
+	th->pt.tsc = untimed ? 0 : emu_pt_now();
 	return emu_pt_psb(&th->pt, false, 0);
 }
 

@@ -79,9 +79,9 @@ struct emu_thread {
 };
 
 /* Start TID's trace: a ring (or block ring) of SIZE and its first
-   PSB+.  */
+   PSB+; a PT one UNTIMED goes without TSC packets.  */
 int emu_thread_trace_init(struct emu_thread *th, uint8_t format,
-			  size_t size, uint32_t psb_period);
+			  size_t size, uint32_t psb_period, bool untimed);
 void emu_thread_trace_fini(struct emu_thread *th);
 
 #endif

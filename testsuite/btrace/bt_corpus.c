@@ -339,6 +339,37 @@ int bt_corpus_calls(struct bt_corpus *c)
 	return bt_corpus_end(c, &p);
 }
 
+static void bt_put_tsc(struct bt_pkts *p, uint64_t tsc)
+{
+	struct pt_packet pkt;
+
+	memset(&pkt, 0, sizeof(pkt));
+	pkt.type = ppt_tsc;
+	pkt.payload.tsc.tsc = tsc;
+	bt_put(p, &pkt);
+}
+
+int bt_corpus_calls_timed(struct bt_corpus *c)
+{
+	struct pt_config config;
+	struct bt_pkts p;
+
+	pt_config_init(&config);
+	config.begin = c->trace;
+	config.end = c->trace + sizeof(c->trace);
+	p.enc = pt_alloc_encoder(&config);
+	p.error = !p.enc;
+	bt_put_simple(&p, ppt_psb);
+	bt_put_tsc(&p, 1000);
+	bt_put_simple(&p, ppt_psbend);
+	bt_put_mode_exec64(&p);
+	bt_put_ip(&p, ppt_tip_pge, c->main.address, pt_ipc_sext_48);
+	bt_put_taken(&p, 2);
+	bt_put_tsc(&p, 5000);
+	bt_put_taken(&p, 2);
+	return bt_corpus_end(c, &p);
+}
+
 int bt_corpus_calls_with_error(struct bt_corpus *c)
 {
 	struct bt_pkts p;

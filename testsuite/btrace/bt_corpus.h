@@ -50,6 +50,10 @@ int bt_corpus_line(const struct bt_corpus *corpus, const char *marker);
    main's ret, which is the bundle's pc.  */
 int bt_corpus_calls(struct bt_corpus *corpus);
 
+/* The same with time: a TSC packet of 1000 in the PSB+, one of 5000
+   between the first call's returns and the second's.  */
+int bt_corpus_calls_timed(struct bt_corpus *corpus);
+
 /* The same with a decode error: the second call's return is replaced by
    a TIP to an address nothing is mapped at.  */
 int bt_corpus_calls_with_error(struct bt_corpus *corpus);

@@ -3,7 +3,8 @@
 check_PROGRAMS += testsuite/rec/crash_chain testsuite/rec/crash_assert \
 	testsuite/rec/crash_thread testsuite/rec/loop testsuite/rec/dlclose \
 	testsuite/rec/fork_crash testsuite/rec/fork_loop \
-	testsuite/rec/ended_threads testsuite/rec/exec_vdso
+	testsuite/rec/ended_threads testsuite/rec/exec_vdso \
+	testsuite/rec/sleepy
 testsuite_rec_crash_chain_SOURCES = testsuite/rec/crash_chain.c
 testsuite_rec_crash_assert_SOURCES = testsuite/rec/crash_assert.c
 testsuite_rec_crash_thread_SOURCES = testsuite/rec/crash_thread.c
@@ -15,6 +16,7 @@ testsuite_rec_fork_crash_SOURCES = testsuite/rec/fork_crash.c
 testsuite_rec_fork_loop_SOURCES = testsuite/rec/fork_loop.c
 testsuite_rec_dlclose_LDADD = -ldl
 testsuite_rec_exec_vdso_SOURCES = testsuite/rec/exec_vdso.c
+testsuite_rec_sleepy_SOURCES = testsuite/rec/sleepy.c
 testsuite_rec_ended_threads_SOURCES = testsuite/rec/ended_threads.c
 testsuite_rec_ended_threads_CFLAGS = -pthread
 testsuite_rec_ended_threads_LDFLAGS = -pthread
@@ -25,10 +27,12 @@ TESTS += testsuite/rec/rec_crash.sh testsuite/rec/rec_snapshots.sh \
 	testsuite/rec/rec_output.sh testsuite/rec/rec_engines.sh \
 	testsuite/rec/rec_inherit.sh testsuite/rec/rec_exec.sh \
 	testsuite/rec/rec_start.sh testsuite/rec/rec_ended.sh \
-	testsuite/rec/rec_exec_vdso.sh
+	testsuite/rec/rec_exec_vdso.sh testsuite/rec/rec_time.sh \
+	testsuite/rec/rec_time_lldb.sh
 EXTRA_DIST += testsuite/rec/lib.sh testsuite/rec/rec_crash.sh \
 	testsuite/rec/rec_snapshots.sh \
 	testsuite/rec/rec_output.sh testsuite/rec/rec_engines.sh \
 	testsuite/rec/rec_inherit.sh testsuite/rec/rec_exec.sh \
 	testsuite/rec/rec_start.sh testsuite/rec/rec_ended.sh \
-	testsuite/rec/rec_exec_vdso.sh
+	testsuite/rec/rec_exec_vdso.sh testsuite/rec/rec_time.sh \
+	testsuite/rec/rec_time_lldb.sh

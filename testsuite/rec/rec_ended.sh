@@ -58,6 +58,8 @@ for case in ptrace:pt cache:pt ptrace:bts; do
 done
 
 # Three ended threads; a budget that holds two of them drops the first.
+# Two runs differ a little in trace size (the TSC packets come with the
+# time a stop takes), hence the margins.
 "$stub" record --at-exit -o "$tmp/all.ptb" -- "$prog" 3 5000 \
 	>"$tmp/out" 2>"$tmp/err" || fail "three threads: $(cat "$tmp/err")"
 set -- $(ended_tids "$tmp/all.ptb")
@@ -74,7 +76,7 @@ grep -q "^ptstub: snapshot 0: exit, 3 threads," "$tmp/err" ||
 	fail "budget $budget: $(cat "$tmp/err")"
 grep -q "^ptstub: snapshot 0: 1 ended thread left out ([0-9]* bytes of trace), the oldest, to keep ended threads within --ended-size=$budget$" "$tmp/err" ||
 	fail "budget $budget: the log does not say so: $(cat "$tmp/err")"
-info_json "$tmp/b.ptb" "d['ended']['budget'] == $budget and d['ended']['dropped'] == 1 and abs(d['ended']['dropped_bytes'] - $drop) < 64" ||
+info_json "$tmp/b.ptb" "d['ended']['budget'] == $budget and d['ended']['dropped'] == 1 and abs(d['ended']['dropped_bytes'] - $drop) <= $drop // 10 + 64" ||
 	fail "budget $budget: $(cat "$tmp/info.json")"
 set -- $(ended_tids "$tmp/b.ptb")
 [ $# = 2 ] || fail "budget $budget: ended $*"

@@ -228,3 +228,50 @@ Test(bt_bundle_v2, ended_threads_and_their_budget_survive_a_round_trip)
 	s.b.ended = (struct bt_ended) { 100, 0, 10 };
 	cr_assert_eq(bt_bundle_encode(&s.b, &data, &size), -bte_invalid);
 }
+
+/* Version 3's time: perf's conversion survives a round trip and gives
+   perf's nanoseconds; a version 2 bundle cannot hold it (its readers
+   did not know the record), and an old bundle still reads, timeless.  */
+Test(bt_bundle_v2, time_survives_a_round_trip_and_needs_version_3)
+{
+	struct sample s;
+	struct bt_bundle r;
+	struct bt_diag diag;
+	uint8_t *data;
+	size_t size;
+
+	sample(&s);
+	/* 2.5 GHz: 0.4 ns a tick, mult 0.4 << 31.  */
+	s.b.time = (struct bt_time) { 1000, 858993459, 31 };
+	cr_assert_eq(bt_bundle_encode(&s.b, &data, &size), 0);
+	cr_assert_eq(data[8], 3);
+	bt_diag_init(&diag);
+	cr_assert_eq(bt_bundle_parse(&r, data, size, &diag), 0, "%s",
+		     diag.text);
+	cr_assert_eq(r.time.zero, 1000);
+	cr_assert_eq(r.time.mult, 858993459);
+	cr_assert_eq(r.time.shift, 31);
+	/* 2.5e9 ticks: a second, to a nanosecond.  */
+	cr_expect_leq(bt_time_ns(&r.time, 2500000000ull) - 1000 - 1000000000
+		      + 1, 2);
+	bt_bundle_fini(&r);
+
+	/* The same bytes called version 2: the time record is unknown.  */
+	data[8] = 2;
+	fix_crc(data, size);
+	cr_assert_eq(bt_bundle_parse(&r, data, size, &diag), -bte_bad_record);
+	cr_expect_not_null(strstr(diag.text, "unknown record type 13"), "%s",
+			   diag.text);
+	free(data);
+
+	/* Without the time a bundle reads with none.  */
+	sample(&s);
+	cr_assert_eq(bt_bundle_encode(&s.b, &data, &size), 0);
+	data[8] = 2;
+	fix_crc(data, size);
+	cr_assert_eq(bt_bundle_parse(&r, data, size, &diag), 0, "%s",
+		     diag.text);
+	cr_assert_eq(r.time.mult, 0);
+	bt_bundle_fini(&r);
+	free(data);
+}

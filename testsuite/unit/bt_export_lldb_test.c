@@ -124,6 +124,8 @@ Test(bt_export_lldb, writes_the_bundle_lldb_loads)
 	cr_assert_str_eq(module_load(root, "/bin/prog"), "0x555555554000");
 	cr_assert_str_eq(module_load(root, "/lib/libc.so.6"), "0x7ffff7dd2000");
 	cr_assert_str_eq(module_load(root, "[vdso]"), "0x7ffff7fc8000");
+	/* A bundle without time gives LLDB none.  */
+	cr_assert_null(json_object_get(root, "tscPerfZeroConversion"));
 	json_decref(root);
 
 	snprintf(path, sizeof(path), "%s/out/threads/101.intelpt_trace", dir);
@@ -153,6 +155,31 @@ Test(bt_export_lldb, hardware_cpu_kept)
 	cpu = json_object_get(root, "cpuInfo");
 	cr_assert_eq(json_integer_value(json_object_get(cpu, "model")), 0x8e);
 	cr_assert_eq(json_integer_value(json_object_get(cpu, "stepping")), 10);
+	json_decref(root);
+}
+
+Test(bt_export_lldb, time_as_lldb_takes_it)
+{
+	struct bt_mapping maps[3];
+	struct bt_pages pages[1];
+	struct bt_bundle b;
+	json_t *root, *conv;
+	char path[512];
+
+	fill(&b, maps, pages);
+	/* perf's time_zero may wrap below 0: LLDB takes it as a u64.  */
+	b.time = (struct bt_time) { 0xffffffffff09b761ull, 1651892774, 32 };
+	snprintf(path, sizeof(path), "%s/out", dir);
+	cr_assert_eq(bt_export_lldb(path, &b, NULL), 0);
+	root = load_json();
+	conv = json_object_get(root, "tscPerfZeroConversion");
+	cr_assert_not_null(conv);
+	cr_assert_eq(json_integer_value(json_object_get(conv, "timeMult")),
+		     1651892774);
+	cr_assert_eq(json_integer_value(json_object_get(conv, "timeShift")),
+		     32);
+	cr_assert_str_eq(json_string_value(json_object_get(conv, "timeZero")),
+			 "0xffffffffff09b761");
 	json_decref(root);
 }
 

@@ -2,6 +2,7 @@
    gaps GDB makes, and damaged traces never crash.  */
 #include "btrace/ptbtrace.h"
 #include "btrace/bt_decode.h"
+#include "btrace/bt_ftrace.h"
 #include "btrace/bt_history.h"
 #include "testsuite/btrace/bt_corpus_main.h"
 
@@ -206,4 +207,29 @@ Test(bt_pt_decode, progress_is_told_from_the_builders_thread)
 	bt_ftrace_free(ft);
 	bt_image_free(image);
 	free(trace);
+}
+
+Test(bt_pt_decode, tsc_packets_give_the_time_by_instruction)
+{
+	struct built r;
+	const struct bt_times *t;
+
+	cr_assert_eq(bt_corpus_calls(&corpus), 0);
+	r = build(&corpus.bundle);
+	cr_assert_eq(r.ft->times.n, 0, "a trace without time has none");
+	done(&r);
+
+	cr_assert_eq(bt_corpus_calls_timed(&corpus), 0);
+	r = build(&corpus.bundle);
+	check_calls(&r, 9);
+	t = &r.ft->times;
+	cr_assert_eq(t->n, 2);
+	cr_assert_eq(t->number[0], 1);
+	cr_assert_eq(t->tsc[0], 1000);
+	/* The decoder reads the second TSC as g's second return needs its
+	   TNT bit: the time holds from the instruction after that return,
+	   f's last part (segment 8); g's body keeps the earlier time.  */
+	cr_assert_eq(t->tsc[1], 5000);
+	cr_assert_eq(t->number[1], fn(&r, 8).insn_offset);
+	done(&r);
 }

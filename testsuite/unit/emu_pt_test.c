@@ -346,3 +346,38 @@ Test(pt, packets_are_libipt_bytes)
 		}
 	stop(&f);
 }
+
+/* The time: a TSC packet flushes the pending TNT bits before it, as
+   libipt reads it back, and every PSB+ after it repeats the last time
+   written (a decoder syncing there knows it); none before any.  */
+Test(pt, tsc_packets)
+{
+	struct fixture f;
+	int tsc = -1, tnt = -1, npsb_tsc = 0;
+
+	start(&f);
+	emu_pt_psb(&f.pt, false, 0);                 /* no time yet */
+	emu_pt_pge(&f.pt, 0x401000);
+	emu_pt_tnt(&f.pt, true);
+	cr_assert_eq(emu_pt_tsc(&f.pt, 0x123456789abcdull), 0);
+	cr_expect_eq(f.pt.tsc, 0x123456789abcdull);
+	emu_pt_psb(&f.pt, true, 0x401010);
+	decode(&f);
+	for (int i = 0; i < f.count; i++) {
+		if (f.packets[i].type == ppt_tnt_8 && tnt < 0)
+			tnt = i;
+		if (f.packets[i].type == ppt_tsc && tsc < 0)
+			tsc = i;
+		if (f.packets[i].type == ppt_tsc) {
+			cr_expect_eq(f.packets[i].payload.tsc.tsc,
+				     0x123456789abcdull);
+			npsb_tsc += i > 0 && f.packets[i - 1].type == ppt_psb;
+		}
+	}
+	cr_assert_geq(tnt, 0);
+	cr_expect_gt(tsc, tnt, "the TNT bit before the time");
+	cr_expect_eq(npsb_tsc, 1, "the second PSB+ only has a TSC");
+	cr_expect_eq(f.packets[0].type, ppt_psb);
+	cr_expect_neq(f.packets[1].type, ppt_tsc);
+	stop(&f);
+}

@@ -33,7 +33,8 @@ Test(read, pt_all_new_and_status)
 	ps_buf_init(&all);
 	ps_buf_init(&fresh);
 	cr_assert_eq(emu_read_pt(emu, proc.pid, false, &all), 0);
-	cr_expect_eq(all.len, 20, "PSB, MODE.Exec, PSBEND");
+	cr_expect_eq(all.len, 28, "PSB, TSC, MODE.Exec, PSBEND");
+	cr_expect_eq((uint8_t) all.data[16], 0x19, "TSC opcode after the PSB");
 	cr_assert_eq(emu_read_pt(emu, proc.pid, true, &fresh), 0);
 	cr_expect_eq(fresh.len, 0);
 	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);

@@ -10,8 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int packet_types(struct emu_thread *th, enum pt_packet_type *types,
-			int max)
+/* The packets of TH's trace but its TSC packets (their number hangs on
+   the clock), and the TSC values in TSCS (up to MAX, *NTSC of them).  */
+static int packet_types_tsc(struct emu_thread *th, enum pt_packet_type *types,
+			    int max, uint64_t *tscs, int *ntsc)
 {
 	struct pt_packet_decoder *dec;
 	struct pt_config config;
@@ -27,11 +29,27 @@ static int packet_types(struct emu_thread *th, enum pt_packet_type *types,
 	config.end = (uint8_t *) out.data + out.len;
 	dec = pt_pkt_alloc_decoder(&config);
 	cr_assert_geq(pt_pkt_sync_forward(dec), 0);
-	while (n < max && pt_pkt_next(dec, &packet, sizeof(packet)) >= 0)
-		types[n++] = packet.type;
+	*ntsc = 0;
+	while (n < max && pt_pkt_next(dec, &packet, sizeof(packet)) >= 0) {
+		if (packet.type != ppt_tsc) {
+			types[n++] = packet.type;
+			continue;
+		}
+		if (*ntsc < max)
+			tscs[(*ntsc)++] = packet.payload.tsc.tsc;
+	}
 	pt_pkt_free_decoder(dec);
 	ps_buf_fini(&out);
 	return n;
+}
+
+static int packet_types(struct emu_thread *th, enum pt_packet_type *types,
+			int max)
+{
+	uint64_t tscs[64];
+	int ntsc;
+
+	return packet_types_tsc(th, types, max < 64 ? max : 64, tscs, &ntsc);
 }
 
 Test(emu_rec, pt_segment)
@@ -41,7 +59,8 @@ Test(emu_rec, pt_segment)
 	int n;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0,
+					   false), 0);
 	th.traced = true;
 	emu_rec_cond(&th, 0x1000, true, 0x1100);     /* off: nothing */
 	emu_rec_resume(&th, 0x1000);
@@ -74,7 +93,8 @@ Test(emu_rec, bts_blocks)
 	long n;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_bts, 24 * 16, 0),
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_bts, 24 * 16, 0,
+					   false),
 		     0);
 	th.traced = true;
 	emu_rec_resume(&th, 0x1000);
@@ -111,7 +131,7 @@ Test(emu_rec, bts_blocks)
 static void trace_on(struct emu_thread *th, uint8_t format, size_t size)
 {
 	memset(th, 0, sizeof(*th));
-	cr_assert_eq(emu_thread_trace_init(th, format, size, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(th, format, size, 0, false), 0);
 	th->traced = true;
 	emu_rec_resume(th, 0x1000);
 }
@@ -140,7 +160,8 @@ Test(emu_rec, chain_counts_instructions)
 	struct emu_thread th;
 
 	memset(&th, 0, sizeof(th));
-	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0), 0);
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0,
+					   false), 0);
 	th.traced = true;
 	emu_rec_resume(&th, 0x1000);
 	th.nchain = 2;
@@ -191,6 +212,42 @@ Test(emu_rec, restarted_syscall_resumes_after_it)
 	emu_rec_far_kernel(&th, 0x1400, 0x1402);     /* off before it */
 	cr_expect(!th.on);
 	cr_expect_eq(packet_types(&th, t, 16), n + 2);
+	emu_thread_trace_fini(&th);
+}
+
+/* The time: a TSC in the first PSB+, one where the thread leaves for
+   the kernel and one where it comes back, never going back, the time
+   spent away in between; one at a stop only past the period.  */
+Test(emu_rec, tsc_at_start_kernel_and_period)
+{
+	struct emu_thread th;
+	enum pt_packet_type t[16];
+	uint64_t tscs[16], t0;
+	int n, ntsc;
+
+	memset(&th, 0, sizeof(th));
+	cr_assert_eq(emu_thread_trace_init(&th, trace_format_pt, 4096, 0,
+					   false), 0);
+	th.traced = true;
+	emu_rec_resume(&th, 0x1000);
+	emu_rec_far_kernel(&th, 0x1200, 0);          /* the syscall */
+	t0 = emu_pt_now();
+	while (emu_pt_now() - t0 < 4 * emu_tsc_period)
+		;                                    /* it sleeps */
+	emu_rec_far_kernel(&th, 0x1200, 0x1202);     /* it returns */
+	emu_rec_time(&th, false);                    /* a stop right after */
+	n = packet_types_tsc(&th, t, 16, tscs, &ntsc);
+	cr_expect_eq(n, 8);
+	cr_assert_eq(ntsc, 4, "TSCs: start, resume, syscall, return");
+	for (int i = 1; i < ntsc; i++)
+		cr_expect_geq(tscs[i], tscs[i - 1]);
+	cr_expect_geq(tscs[3] - tscs[2], 4 * emu_tsc_period);
+	t0 = emu_pt_now();
+	while (emu_pt_now() - t0 < 2 * emu_tsc_period)
+		;
+	emu_rec_time(&th, false);                    /* past the period */
+	packet_types_tsc(&th, t, 16, tscs, &ntsc);
+	cr_expect_eq(ntsc, 5);
 	emu_thread_trace_fini(&th);
 }
 

@@ -81,6 +81,8 @@ unit_tests += testsuite/unit/osdata_test
 testsuite_unit_osdata_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/osdata_sys_test
 testsuite_unit_osdata_sys_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/tsc_clock_test
+testsuite_unit_tsc_clock_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/target_access_test
 testsuite_unit_target_access_test_LDADD = $(UNIT_LIBS)
 
@@ -227,6 +229,8 @@ unit_tests += testsuite/unit/bt_image_test
 testsuite_unit_bt_image_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_blockq_test
 testsuite_unit_bt_blockq_test_LDADD = $(BT_UNIT_LIBS)
+unit_tests += testsuite/unit/bt_times_test
+testsuite_unit_bt_times_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_inflate_test
 testsuite_unit_bt_inflate_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_wide_test

@@ -186,6 +186,10 @@ Test(srv_lldb_trace, thread_trace_and_its_data)
 	cr_assert_eq((long) fx.len, size, "the size GetState promised");
 	/* It starts at a PSB, as a decoder needs.  */
 	cr_assert_eq(memcmp(r, "\x02\x82\x02\x82", 4), 0);
+	/* MODE.Exec next: no TSC (0x19) without enableTsc.  */
+	cr_assert_gt(size, 17);
+	cr_expect_eq((uint8_t) r[16], 0x99, "after the PSB: %#x",
+		     (uint8_t) r[16]);
 
 	snprintf(json, sizeof(json), "{\"type\":\"intel-pt\",\"kind\":"
 		 "\"iptTrace\",\"tid\":%d,\"offset\":2,\"size\":2}", (int) pid);

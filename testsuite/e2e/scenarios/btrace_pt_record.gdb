@@ -3,14 +3,15 @@
 # segments).  info record must count what single-stepping counts (ground
 # truth), before and after a stepi (a second read of the trace) and after
 # maint btrace clear (GDB re-reads the whole buffer); the trace starts with
-# PSB+ and TIP.PGE at the instruction where recording started; the stub
+# PSB+ (with the time: TSC) and TIP.PGE, after the time, at the
+# instruction where recording started; the stub
 # says the emulator traces the thread; record stop ends it all.
 # program: btrace
 # reference: none -- gdbserver cannot record btrace on this machine (no Intel PT, no BTS); the instruction counts come from single-stepping under it (ground-truth)
 # ground-truth: ground_truth/btrace.gdb
 # expect: ^Recording format: Intel Processor Trace\.\nBuffer size: 16kB\.\nRecorded @GT:region1@ instructions in 16 functions \(0 gaps\) for thread 1 \(Thread <pid1>\.<pid1>\)\.$
 # expect: ^Thread <pid1>\.<pid1>: emulated PT, buffer 16384 bytes, \d+ bytes recorded
-# expect: ^\$1 = \(void \(\*\)\(\)\) (0x[0-9a-f]+) <main\+\d+>\n[\s\S]*^0\t0x0\tpsb\n1\t0x[0-9a-f]+\tmode\.exec cs\.l\n2\t0x[0-9a-f]+\tpsbend\n3\t0x[0-9a-f]+\tmode\.exec cs\.l\n4\t0x[0-9a-f]+\ttip\.pge \d: \1$
+# expect: ^\$1 = \(void \(\*\)\(\)\) (0x[0-9a-f]+) <main\+\d+>\n[\s\S]*^0\t0x0\tpsb\n1\t0x[0-9a-f]+\ttsc [0-9a-f]+\n2\t0x[0-9a-f]+\tmode\.exec cs\.l\n3\t0x[0-9a-f]+\tpsbend\n4\t0x[0-9a-f]+\ttsc [0-9a-f]+\n5\t0x[0-9a-f]+\tmode\.exec cs\.l\n6\t0x[0-9a-f]+\ttip\.pge \d: \1$
 # expect: ^Format: Intel Processor Trace\.\nVersion: [\d.]+\.\nNumber of packets: [1-9]\d*\.$
 # expect: ^-- after stepi\n(.*\n){3}Recorded @GT:region1+1@ instructions in 16 functions \(0 gaps\)
 # expect: ^-- after maint btrace clear\n(.*\n){3}Recorded @GT:region1+1@ instructions in 16 functions \(0 gaps\)
@@ -29,7 +30,7 @@ monitor btrace status
 break end_region
 continue
 info record
-maint btrace packet-history 0,4
+maint btrace packet-history 0,6
 maint info btrace
 stepi
 echo -- after stepi\n
