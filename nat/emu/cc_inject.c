@@ -106,6 +106,14 @@ uint64_t cc_free_range(pid_t pid, uint64_t near, uint64_t size,
 	uint64_t prev_end = 0x10000, best = 0, best_d = UINT64_MAX;
 	FILE *f;
 
+	/* Half the reach below NEAR; where the address space starts too
+	   close below (a non-PIE program at 0x400000, whose heap grows
+	   right above it: brk failed into the cache there), as far above
+	   as the reach allows, leaving the heap that much room.  */
+	uint64_t want = near > size + dist / 2 + 0x100000 ?
+		(near - size - dist / 2) & ~0xfffull :
+		(near + dist - size - 0x100000) & ~0xfffull;
+
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int) pid);
 	f = fopen(path, "r");
 	if (!f)
@@ -116,12 +124,10 @@ uint64_t cc_free_range(pid_t pid, uint64_t near, uint64_t size,
 
 		if (!last && sscanf(line, "%llx-%llx", &s, &e) != 2)
 			continue;
-		/* The gap [prev_end, s): as close as it comes to half the
-		   distance below NEAR, a page apart from its neighbours.  */
+		/* The gap [prev_end, s): as close as it comes to WANT, a
+		   page apart from its neighbours.  */
 		if (s > prev_end + size + 2 * 4096) {
 			uint64_t lo = prev_end + 4096, hi = s - 4096 - size;
-			uint64_t want = near > size + dist / 2 ?
-				(near - size - dist / 2) & ~0xfffull : lo;
 			uint64_t cand = want < lo ? lo : want > hi ? hi : want;
 			uint64_t a = cand > near ? cand - near : near - cand;
 			uint64_t b = cand + size > near ? cand + size - near

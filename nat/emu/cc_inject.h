@@ -43,8 +43,9 @@ int cc_inject_mprotect(pid_t tid, struct nat_mem *mem, uint64_t at,
 		       uint64_t addr, uint64_t size, int prot);
 
 /* A free range of SIZE bytes in PID's map whose every byte is within
-   DIST of NEAR, the one closest to DIST/2 below NEAR preferred; 0 if
-   none.  Half the reach away, the engine's mappings stay out of the
+   DIST of NEAR, the one closest to DIST/2 below NEAR preferred (as far
+   above it as DIST allows where the address space starts too close
+   below); 0 if none.  Half the reach away, the engine's mappings stay out of the
    way of the kernel's top-down mmaps and of the heap, so the program's
    own mappings land where they would without the engine (libc moved
    by the size of the branch log, and a whole run's trace parted from

@@ -144,6 +144,18 @@ Test(cc_inject, free_range_is_free)
 	cr_expect_geq(here - at, 1ull << 29, "%#llx is %#llx below the code",
 		      (unsigned long long) at,
 		      (unsigned long long) (here - at));
+	/* Code low in the address space (a non-PIE program's, whose heap
+	   grows right above it): half the limit above.  */
+	{
+		uint64_t low = 0x401000, up = cc_free_range(getpid(), low,
+							    1 << 22,
+							    1ull << 30);
+
+		cr_expect_geq(up, low + (1ull << 28), "%#llx for code at %#llx",
+			      (unsigned long long) up,
+			      (unsigned long long) low);
+		cr_expect_lt(up + (1 << 22) - low, 1ull << 30);
+	}
 	p = mmap((void *) at, 1 << 22, PROT_READ,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 	cr_expect_eq(p, (void *) at, "the range is in use");
