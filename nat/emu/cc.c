@@ -134,6 +134,17 @@ void cc_thread_gone(struct cc *cc, pid_t tid)
 	ct->data = 0;
 }
 
+/* Add a thread's own counts (those cc_status says are its own) to TO.  */
+static void cc_count_add(struct cc_status *to, const struct cc_status *from)
+{
+	to->entries += from->entries;
+	to->traps += from->traps;
+	to->fills += from->fills;
+	to->branches += from->branches;
+	to->insns += from->insns;
+	to->signals += from->signals;
+}
+
 void cc_thread_drop(struct cc *cc, pid_t tid)
 {
 	struct cc_thread *ct;
@@ -141,6 +152,8 @@ void cc_thread_drop(struct cc *cc, pid_t tid)
 	if (!cc || !(ct = cc_thread_find(cc, tid)))
 		return;
 	cc_thread_gone(cc, tid);
+	/* The process keeps what the thread ran.  */
+	cc_count_add(&cc->st, &ct->st);
 	for (size_t i = 0; i < cc->nthreads; i++) {
 		if (cc->threads[i] == ct) {
 			cc->threads[i] = cc->threads[--cc->nthreads];
@@ -256,20 +269,19 @@ void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st)
 
 	*st = cc->st;
 	st->fallback = cc->fallback;
-	if (!tid)
+	if (!tid) {
+		/* The threads' own counts: those dropped are in cc->st.  */
+		for (size_t i = 0; i < cc->nthreads; i++)
+			cc_count_add(st, &cc->threads[i]->st);
 		return;
+	}
 	st->process_fallback = cc->fallback;
 	st->fallback = NULL;
 	st->entries = st->traps = st->fills = st->branches = st->insns = 0;
 	st->signals = 0;
 	if (!ct)
 		return;
-	st->entries = ct->st.entries;
-	st->traps = ct->st.traps;
-	st->fills = ct->st.fills;
-	st->branches = ct->st.branches;
-	st->insns = ct->st.insns;
-	st->signals = ct->st.signals;
+	cc_count_add(st, &ct->st);
 	st->fallback = ct->fallback;
 }
 

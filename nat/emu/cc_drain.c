@@ -122,8 +122,6 @@ static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 		blk = next ? next : cc_drain_find(cc, blk, taken, target);
 	}
 	ct->cur_ip = cur;
-	cc->st.insns += insns;
-	cc->st.branches += branches;
 	ct->st.insns += insns;
 	ct->st.branches += branches;
 	return ok;

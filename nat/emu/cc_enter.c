@@ -61,7 +61,6 @@ bool cc_enter(struct cc *cc, struct emu_thread *th,
 	regs->gs_base = ct->data;
 	th->mode = emu_mode_cache;
 	ct->st.entries++;
-	cc->st.entries++;
 	return true;
 }
 
@@ -103,7 +102,6 @@ static bool cc_settle_ret(struct cc *cc, struct cc_thread *ct,
 	if (ct->cur_ip != blk->start)
 		return false;
 	cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
-	cc->st.insns += blk->ncopied - 1 + blk->nedges;
 	ct->st.insns += blk->ncopied - 1 + blk->nedges;
 	*orig = blk->jcc_ip;
 	return true;
@@ -165,12 +163,10 @@ bool cc_settle(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
 		if (ct->cur_ip != blk->start)
 			return false;
 		cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
-		cc->st.insns += blk->ncopied + blk->nedges;
 		ct->st.insns += blk->ncopied + blk->nedges;
 		if (blk->end == cc_end_cond) {
 			emu_rec_cond(th, blk->jcc_ip, pos->way == 1,
 				     blk->jcc_target);
-			cc->st.branches++;
 			ct->st.branches++;
 		}
 	} else if (ct->cur_ip != blk->ways[pos->way].target) {

@@ -71,6 +71,9 @@ struct cc {
 	uint64_t sites_sig;            /* others' int3s at translation */
 	const char *fallback;          /* the whole process's */
 	size_t log_size;               /* bytes of log per thread */
+	/* The process's counts (blocks, bytes, times, flushes, threads),
+	   and the threads' own of those dropped (cc_status adds the live
+	   ones').  */
 	struct cc_status st;
 };
 

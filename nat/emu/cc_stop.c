@@ -148,7 +148,6 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		uint8_t w = pos->way;
 		const struct cc_block *to;
 
-		cc->st.traps++;
 		ct->st.traps++;
 		*verdict = emu_consumed;
 		if (!cc_settle(cc, ct, th, regs, regs->rip - 1, &orig)) {
@@ -181,7 +180,6 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		   target (cc_enter fills the table).  */
 		uint64_t target;
 
-		cc->st.traps++;
 		ct->st.traps++;
 		*verdict = emu_consumed;
 		if (!cc_settle(cc, ct, th, regs, regs->rip - 1, &orig)) {
@@ -191,7 +189,6 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		} else if (cc_run_branch(cc, th, blk, regs, orig, &target)) {
 			/* Run here (one instruction, the branch), and go on
 			   in the cache.  */
-			cc->st.insns++;
 			ct->st.insns++;
 			regs->rip = target;
 			regs->gs_base = 0;
@@ -211,7 +208,6 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	if (sig == SIGSEGV && blk && cc_si_kernel(th->tid, &fault) &&
 	    cc_log_full(cc, ct, blk, regs, fault, &cursor)) {
 		/* The log is full: drained, the store goes on at its start. */
-		cc->st.fills++;
 		ct->st.fills++;
 		if (!cc_drain(cc, ct, th)) {
 			emu_rec_gap(th, 0);
@@ -232,7 +228,6 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	}
 	if (sig != SIGTRAP && sig != SIGSTOP)
 		cc_fix_siginfo(cc, th->tid, before.rip, orig);
-	cc->st.signals++;
 	ct->st.signals++;
 	cc_leave(th, regs, orig);
 	emu_rec_interrupt(th, orig, th->last_exec);
