@@ -7,7 +7,7 @@
 # expect: ^Breakpoint 1, farthest \(pts=
 # expect: ^Value returned is \$\d+ = 2$
 # expect: ^1\tfarthest\tinst 1,\d+\tat @SRC@/testsuite/demo/demo\.c:\d+,\d+\n2\t  distance2\tinst
-# expect: ^0\t0x0\tpsb\n1\t0x[0-9a-f]+\tmode\.exec cs\.l\n2\t0x[0-9a-f]+\tpsbend$
+# expect: ^0\t0x0\tpsb\n1\t0x[0-9a-f]+\ttsc [0-9a-f]+\n2\t0x[0-9a-f]+\tmode\.exec cs\.l\n3\t0x[0-9a-f]+\tpsbend$
 # expect: ^distance2 \(a=\.\.\., b=\.\.\.\) at @SRC@/testsuite/demo/demo\.c:13\n13\t}$
 # expect: ^\d+\t=> 0x[0-9a-f]+ <distance2\+\d+>:\tpop    %rbp$
 # expect-not: decode error|Non-contiguous
