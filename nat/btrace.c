@@ -336,14 +336,49 @@ int nat_btrace_status(const struct nat_thread *thread,
 	st->followed = es.followed;
 	st->insns = es.insns;
 	st->cache = es.engine == emu_engine_cache;
-	st->cc_insns = es.cc_insns;
-	st->cc_branches = es.cc_branches;
-	st->cc_traps = es.cc_traps;
-	st->cc_blocks = es.cc_blocks;
-	st->cc_entries = es.cc_entries;
-	st->cc_fallback = es.cc_fallback;
-	st->cc_process_fallback = es.cc_process_fallback;
+	st->cc = es.cc;
 	return 0;
+}
+
+void nat_btrace_engine_line(struct ps_buf *out, int pid, int tid,
+			    const struct nat_btrace_status *st)
+{
+	if (!st->cache) {
+		ps_buf_printf(out, "Thread %d.%d: engine ptrace, %llu "
+			      "instructions recorded.\n", pid, tid,
+			      (unsigned long long) st->insns);
+		return;
+	}
+	ps_buf_printf(out, "Thread %d.%d: engine %s, %llu instructions "
+		      "recorded: %llu in the code cache (%llu branches, %llu "
+		      "entries, %llu exits: %llu to new blocks, %llu table "
+		      "misses, %llu left to ptrace, %llu log fills; %llu "
+		      "blocks in the process, %llu flushes, %.1f ms "
+		      "translating, %.1f ms draining), %llu under ptrace "
+		      "(%llu stops)",
+		      pid, tid,
+		      st->cc.fallback || st->cc.process_fallback ?
+		      "ptrace (the code cache fell back)" : "code cache",
+		      (unsigned long long) (st->cc.insns + st->insns),
+		      (unsigned long long) st->cc.insns,
+		      (unsigned long long) st->cc.branches,
+		      (unsigned long long) st->cc.entries,
+		      (unsigned long long) (st->cc.traps + st->cc.fills),
+		      (unsigned long long) st->cc.links,
+		      (unsigned long long) st->cc.misses,
+		      (unsigned long long) st->cc.leaves,
+		      (unsigned long long) st->cc.fills,
+		      (unsigned long long) st->cc.blocks,
+		      (unsigned long long) st->cc.flushes,
+		      st->cc.xlate_ns / 1e6, st->cc.drain_ns / 1e6,
+		      (unsigned long long) st->insns,
+		      (unsigned long long) st->stops);
+	if (st->cc.fallback)
+		ps_buf_printf(out, "; fallback: %s", st->cc.fallback);
+	if (st->cc.process_fallback)
+		ps_buf_printf(out, "; fallback for the process: %s",
+			      st->cc.process_fallback);
+	ps_buf_puts(out, ".\n");
 }
 
 void nat_btrace_cpu(const struct nat_thread *thread, struct trace_cpu *cpu)

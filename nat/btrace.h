@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "nat/emu/emu_cache_status.h"
 #include "nat/perf_bts.h"
 #include "nat/perf_pt.h"
 #include "common/trace.h"
@@ -67,10 +68,15 @@ struct nat_btrace_status {
 				      outside the code cache */
 	/* Emulated: the engine, and what the code cache did.  */
 	bool cache;
-	uint64_t cc_insns, cc_branches, cc_traps, cc_blocks, cc_entries;
-	const char *cc_fallback;          /* the thread's, or NULL */
-	const char *cc_process_fallback;  /* the whole process's, or NULL */
+	struct emu_cache_status cc;
 };
+
+/* Append thread PID.TID's line of `monitor btrace status` for an
+   emulated trace: the engine, what it recorded and how (the code
+   cache's exits by cause), and why the code cache does not run it,
+   where it does not.  */
+void nat_btrace_engine_line(struct ps_buf *out, int pid, int tid,
+			    const struct nat_btrace_status *st);
 
 /* "hardware" or "emulated", for status lines.  */
 const char *nat_btrace_source_name(bool emulated);

@@ -41,6 +41,10 @@ static void rec_usage(FILE *out)
 	      "  --trigger=FUNC        A snapshot when the program enters FUNC.\n"
 	      "  --trigger-count=N     ... on its Nth entry (1).\n"
 	      "  --at-exit             A snapshot when the program exits.\n"
+	      "  --stats               When the program exits, what each\n"
+	      "                        thread's engine recorded and how\n"
+	      "                        (the code cache's exits by cause),\n"
+	      "                        as `monitor btrace status` says it.\n"
 	      "  --attach              Record the running process PID; SIGINT or\n"
 	      "                        SIGTERM to ptstub ends the recording.\n"
 	      "  --btrace-source=SRC   auto, hardware or emulated (auto).\n"
@@ -56,7 +60,7 @@ static void rec_usage(FILE *out)
 
 enum {
 	opt_size = 256, opt_ended_size, opt_format, opt_full, opt_inherit, opt_trigger,
-	opt_trigger_count, opt_at_exit, opt_attach, opt_source, opt_engine,
+	opt_trigger_count, opt_at_exit, opt_stats, opt_attach, opt_source, opt_engine,
 	opt_norandom,
 	opt_random, opt_help,
 };
@@ -71,6 +75,7 @@ static const struct option rec_options_long[] = {
 	{ "trigger", required_argument, NULL, opt_trigger },
 	{ "trigger-count", required_argument, NULL, opt_trigger_count },
 	{ "at-exit", no_argument, NULL, opt_at_exit },
+	{ "stats", no_argument, NULL, opt_stats },
 	{ "attach", no_argument, NULL, opt_attach },
 	{ "btrace-source", required_argument, NULL, opt_source },
 	{ "btrace-engine", required_argument, NULL, opt_engine },
@@ -177,6 +182,7 @@ static int rec_parse(int argc, char **argv, struct rec_options *o,
 			break;
 		}
 		case opt_at_exit: o->at_exit = 1; break;
+		case opt_stats: o->stats = 1; break;
 		case opt_attach: *attach = 1; break;
 		case opt_source:
 			if (!strcmp(optarg, "auto"))

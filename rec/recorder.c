@@ -2,6 +2,7 @@
    it would alone, and write a snapshot when a trigger fires.  */
 #include "rec/recorder.h"
 #include "nat/btrace.h"
+#include "common/ps_buf.h"
 #include "common/ps_error.h"
 #include "btrace/ptbtrace.h"
 
@@ -55,7 +56,7 @@ int rec_init(struct recorder *rec, struct nat_target *target,
 	target->report_exec = 1;
 	target->report_fork = opts->inherit;
 	target->report_vfork = opts->inherit;
-	target->report_exit = opts->at_exit || opts->full;
+	target->report_exit = opts->at_exit || opts->full || opts->stats;
 	target->on_new_thread = rec_new_thread;
 	target->on_new_thread_ctx = rec;
 	target->on_map_change = rec_map_change;
@@ -356,6 +357,26 @@ static void rec_exec_place(struct recorder *rec, struct rec_space *sp,
 	rec_sideband_exec_at(sp, &at);
 }
 
+/* --stats: what each thread of PROC recorded and how, as `monitor
+   btrace status` words it, when the process ends.  */
+static void rec_stats(struct recorder *rec, struct nat_process *proc)
+{
+	struct ps_buf out;
+
+	ps_buf_init(&out);
+	for (struct nat_thread *t = nat_process_first_thread(proc); t;
+	     t = nat_thread_next(t)) {
+		struct nat_btrace_status st;
+
+		if (nat_btrace_status(t, &st) == 0 && st.emulated)
+			nat_btrace_engine_line(&out, (int) nat_process_pid(proc),
+					       (int) nat_thread_tid(t), &st);
+	}
+	if (out.len)
+		fprintf(rec->opts.log, "ptstub record: %s", out.data);
+	ps_buf_fini(&out);
+}
+
 /* One event from the program: 1 when the main process is gone.  */
 static int rec_event(struct recorder *rec, const struct nat_event *ev,
 		     int *status)
@@ -404,7 +425,10 @@ static int rec_event(struct recorder *rec, const struct nat_event *ev,
 		if (!thread)
 			break;
 		if (ev->exiting) {
-			if (sp && !sp->final_taken)
+			if (rec->opts.stats && ev->tid == ev->pid)
+				rec_stats(rec, thread->proc);
+			if ((rec->opts.at_exit || rec->opts.full) && sp &&
+			    !sp->final_taken)
 				rec_take(rec, thread->proc, rec->opts.full ?
 					 btt_full : btt_exit, ev->tid, 0, 0);
 			break;

@@ -53,6 +53,7 @@ struct rec_options {
 	int full;                  /* --full: keep everything */
 	int inherit;               /* follow fork children */
 	int at_exit;               /* a snapshot when the program exits */
+	int stats;                 /* engine lines at the program's exit */
 	const char *trigger;       /* --trigger=FUNC, or NULL */
 	unsigned trigger_count;    /* the entry that triggers (1: first) */
 	int policy;                /* enum nat_btrace_policy */

@@ -196,40 +196,6 @@ static int srv_set_progress(struct srv *srv, const char *arg, int *err)
 	return 1;
 }
 
-/* Which engine records an emulated thread, what it recorded and why
-   the code cache does not run it, where it does not.  */
-static void srv_monitor_engine_line(struct ps_buf *out, int pid, int tid,
-				    const struct nat_btrace_status *st)
-{
-	if (!st->cache) {
-		ps_buf_printf(out, "Thread %d.%d: engine ptrace, %llu "
-			      "instructions recorded.\n", pid, tid,
-			      (unsigned long long) st->insns);
-		return;
-	}
-	ps_buf_printf(out, "Thread %d.%d: engine %s, %llu instructions "
-		      "recorded: %llu in the code cache (%llu branches, %llu "
-		      "entries, %llu exits; %llu blocks in the process), "
-		      "%llu under ptrace (%llu stops)",
-		      pid, tid,
-		      st->cc_fallback || st->cc_process_fallback ?
-		      "ptrace (the code cache fell back)" : "code cache",
-		      (unsigned long long) (st->cc_insns + st->insns),
-		      (unsigned long long) st->cc_insns,
-		      (unsigned long long) st->cc_branches,
-		      (unsigned long long) st->cc_entries,
-		      (unsigned long long) st->cc_traps,
-		      (unsigned long long) st->cc_blocks,
-		      (unsigned long long) st->insns,
-		      (unsigned long long) st->stops);
-	if (st->cc_fallback)
-		ps_buf_printf(out, "; fallback: %s", st->cc_fallback);
-	if (st->cc_process_fallback)
-		ps_buf_printf(out, "; fallback for the process: %s",
-			      st->cc_process_fallback);
-	ps_buf_puts(out, ".\n");
-}
-
 static int srv_btrace_status(struct srv *srv)
 {
 	struct ps_buf out;
@@ -273,7 +239,7 @@ static int srv_btrace_status(struct srv *srv)
 				      (unsigned long long) st.insns,
 				      (unsigned long long) st.stops,
 				      (unsigned long long) st.followed);
-			srv_monitor_engine_line(&out, (int) nat_process_pid(p),
+			nat_btrace_engine_line(&out, (int) nat_process_pid(p),
 						(int) nat_thread_tid(t), &st);
 		}
 	ps_buf_printf(&out, "Trace source: %s.\n",

@@ -80,7 +80,7 @@ static int srv_progress_line(struct srv *srv, int64_t now, struct ps_buf *out)
 				insns += st.insns;
 				/* The code cache counts for its process.  */
 				if (!cache_counted)
-					insns += st.cc_insns;
+					insns += st.cc.insns;
 				cache_counted = true;
 				cache |= st.cache;
 			}

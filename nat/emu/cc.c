@@ -16,6 +16,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -135,10 +136,13 @@ void cc_thread_gone(struct cc *cc, pid_t tid)
 }
 
 /* Add a thread's own counts (those cc_status says are its own) to TO.  */
-static void cc_count_add(struct cc_status *to, const struct cc_status *from)
+static void cc_count_add(struct emu_cache_status *to, const struct emu_cache_status *from)
 {
 	to->entries += from->entries;
 	to->traps += from->traps;
+	to->links += from->links;
+	to->misses += from->misses;
+	to->leaves += from->leaves;
 	to->fills += from->fills;
 	to->branches += from->branches;
 	to->insns += from->insns;
@@ -166,11 +170,11 @@ void cc_thread_drop(struct cc *cc, pid_t tid)
 /* Lookups must not find blocks that are gone.  */
 static void cc_table_clear(struct cc *cc, pid_t tid, uint64_t data)
 {
-	void *zero = calloc(cc_table_size, 16);
+	void *zero = calloc(cc_table_size, 32);
 
 	if (zero)
 		cc_poke(tid, data + cc_ctl_table, zero,
-			(size_t) cc_table_size * 16);
+			(size_t) cc_table_size * 32);
 	free(zero);
 }
 
@@ -226,6 +230,8 @@ void cc_flush_range(struct cc *cc, uint64_t lo, uint64_t hi)
 		const struct cc_block *blk = cc->bs.blocks[i];
 
 		/* 15 bytes: the longest instruction.  */
+		if (blk->span_lo >= hi || blk->span_hi + 15 < lo)
+			continue;
 		for (uint16_t k = 0; k < blk->ninsns; k++) {
 			if (blk->insns[k].ip < hi &&
 			    blk->insns[k].ip + 15 >= lo) {
@@ -263,7 +269,7 @@ void cc_on_fork(struct cc *cc, pid_t child)
 	nat_mem_fini(&mem);
 }
 
-void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st)
+void cc_status(const struct cc *cc, pid_t tid, struct emu_cache_status *st)
 {
 	const struct cc_thread *ct = tid ? cc_thread_find(cc, tid) : NULL;
 
@@ -277,8 +283,8 @@ void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st)
 	}
 	st->process_fallback = cc->fallback;
 	st->fallback = NULL;
-	st->entries = st->traps = st->fills = st->branches = st->insns = 0;
-	st->signals = 0;
+	st->entries = st->traps = st->links = st->misses = st->leaves = 0;
+	st->fills = st->branches = st->insns = st->signals = 0;
 	if (!ct)
 		return;
 	cc_count_add(st, &ct->st);
@@ -308,11 +314,58 @@ bool cc_may_copy(void *ctx, uint64_t ip)
 	return emu_maps_cacheable(&cc->emu->maps, ip);
 }
 
+/* The page of code at PAGE, read whole once per batch (NULL if it
+   cannot be read).  */
+static const uint8_t *cc_code_page(struct cc *cc, uint64_t page)
+{
+	struct cc_code_page *p;
+
+	if (!page)
+		return NULL;
+	for (size_t i = 0; i < cc->npages; i++)
+		if (cc->pages[i].addr == page)
+			return cc->pages[i].bytes;
+	p = &cc->pages[cc->npages < cc_code_pages ? cc->npages++
+		       : (size_t) (page / cc_page) % cc_code_pages];
+	p->addr = 0;
+	if (nat_mem_read(cc->emu->mem, page, p->bytes, cc_page) != cc_page)
+		return NULL;
+	p->addr = page;
+	return p->bytes;
+}
+
+/* Original code, GDB's and the engine's int3s shadowed: within a batch
+   from whole pages read once (an instruction read alone costs a system
+   call, and translation reads every one), else straight.  */
 static long cc_read(void *ctx, uint64_t addr, void *buf, size_t len)
 {
 	struct cc *cc = ctx;
+	size_t done = 0;
 
-	return emu_read_code(cc->emu, addr, buf, len);
+	if (!cc->batch)
+		return emu_read_code(cc->emu, addr, buf, len);
+	while (done < len) {
+		uint64_t at = addr + done, page = at & ~(uint64_t) (cc_page - 1);
+		const uint8_t *bytes = cc_code_page(cc, page);
+		size_t n = cc_page - (size_t) (at - page);
+
+		if (!bytes)
+			break;
+		if (n > len - done)
+			n = len - done;
+		memcpy((uint8_t *) buf + done, bytes + (at - page), n);
+		done += n;
+	}
+	if (!done)
+		return -pse_fault;
+	int3_shadow(cc->emu->sites, addr, buf, done);
+	return (long) done;
+}
+
+void cc_batch(struct cc *cc, bool on)
+{
+	cc->batch = on;
+	cc->npages = 0;
 }
 
 /* A new chunk near IP (stopped thread TID makes the call).  */
@@ -442,6 +495,13 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start)
 		return NULL;
 	}
 	chunk->used += (blk->size + 15) & ~15u;
+	blk->span_lo = blk->span_hi = start;
+	for (uint16_t k = 0; k < blk->ninsns; k++) {
+		if (blk->insns[k].ip < blk->span_lo)
+			blk->span_lo = blk->insns[k].ip;
+		if (blk->insns[k].ip > blk->span_hi)
+			blk->span_hi = blk->insns[k].ip;
+	}
 	cc->st.blocks++;
 	cc->st.bytes += blk->size;
 	return blk;

@@ -4,8 +4,9 @@
    outcome of each conditional branch through its GS base; ptstub drains
    the log into the same PT/BTS recording primitives the ptrace engine
    uses.  Returns and indirect branches look their target up in a
-   per-thread table in the inferior (a miss traps to ptstub, which runs
-   the branch and fills the table); system calls and whatever the cache
+   per-thread two-way table in the inferior (a miss traps to ptstub,
+   which runs the branch and fills the table); a stop that translates
+   translates ahead what the block reaches; system calls and whatever the cache
    cannot run leave it at their original IP for the ptrace engine, which
    sends the thread back in at the next block.  Every traced thread
    has its own data (control page, table, log), reached through its GS
@@ -23,6 +24,7 @@
 #define NAT_EMU_CC_H
 
 #include "nat/emu/emu.h"
+#include "nat/emu/emu_cache_status.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -75,29 +77,12 @@ void cc_on_exec(struct cc *cc);
 /* A fork child's copy of the mappings is removed.  */
 void cc_on_fork(struct cc *cc, pid_t child);
 
-struct cc_status {
-	uint64_t entries;      /* times a thread was sent into the cache */
-	uint64_t traps;        /* exits that stopped the thread */
-	uint64_t fills;        /* log-full faults */
-	uint64_t branches;     /* conditional branches logged */
-	uint64_t insns;        /* instructions run in the cache */
-	uint64_t blocks;       /* blocks translated */
-	uint64_t bytes;        /* code bytes translated */
-	uint64_t xlate_ns;     /* time spent translating */
-	uint64_t drain_ns;     /* time spent turning logs into trace */
-	uint64_t flushes;
-	uint64_t signals;      /* signals that stopped it in the cache */
-	const char *fallback;  /* why it is off, or NULL */
-	/* With a thread: why the whole process is off, apart from why the
-	   thread is (FALLBACK).  */
-	const char *process_fallback;
-	uint64_t threads;      /* threads that entered it */
-};
 
-/* Thread TID's counts (entries, traps, fills, branches, insns,
-   signals: its own; blocks, bytes, times, flushes: the process's) and
+/* Thread TID's counts (entries, traps and their causes, fills,
+   branches, insns, signals: its own; blocks, bytes, times, flushes: the process's) and
    why it is off (its own reason, and the process's apart); TID 0: the
    process's counts and reason.  */
-void cc_status(const struct cc *cc, pid_t tid, struct cc_status *st);
+void cc_status(const struct cc *cc, pid_t tid,
+	       struct emu_cache_status *st);
 
 #endif

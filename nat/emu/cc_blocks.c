@@ -19,7 +19,7 @@ void cc_blocks_clear(struct cc_blocks *bs)
 		cc_block_fini(bs->blocks[i]);
 		free(bs->blocks[i]);
 	}
-	bs->nblocks = 0;
+	bs->nblocks = bs->nsorted = 0;
 	for (size_t i = 0; i < bs->nbad; i++)
 		free(bs->bad[i]);
 	bs->nbad = 0;
@@ -95,36 +95,57 @@ void cc_blocks_mark_bad(struct cc_blocks *bs, uint64_t start)
 	cc_table_put(bs, blk);
 }
 
+static int cc_by_cache(const void *a, const void *b)
+{
+	uint64_t x = (*(struct cc_block *const *) a)->cache;
+	uint64_t y = (*(struct cc_block *const *) b)->cache;
+
+	return (x > y) - (x < y);
+}
+
+/* The recent blocks sorted and merged into the sorted ones: one pass
+   per cc_blocks_recent additions, where an insertion each would move
+   half the array (a process with code in many chunks adds anywhere).  */
+static int cc_blocks_merge(struct cc_blocks *bs)
+{
+	size_t n = bs->nblocks, k = bs->nsorted, i = 0, j = k, o = 0;
+	struct cc_block **out = malloc(n * sizeof(*out));
+
+	if (!out)
+		return -pse_nomem;
+	qsort(bs->blocks + k, n - k, sizeof(*bs->blocks), cc_by_cache);
+	while (i < k || j < n)
+		out[o++] = j == n || (i < k && bs->blocks[i]->cache <
+				      bs->blocks[j]->cache) ?
+			bs->blocks[i++] : bs->blocks[j++];
+	memcpy(bs->blocks, out, n * sizeof(*out));
+	free(out);
+	bs->nsorted = n;
+	return 0;
+}
+
 int cc_blocks_add(struct cc_blocks *bs, struct cc_block *blk)
 {
-	size_t lo = 0, hi;
-
 	if (cc_table_room(bs) < 0)
 		return -pse_nomem;
 	if (PS_ARRAY_RESERVE(bs->blocks, bs->cap, bs->nblocks + 1))
 		return -pse_nomem;
-	hi = bs->nblocks;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (bs->blocks[mid]->cache < blk->cache)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(bs->blocks + lo + 1, bs->blocks + lo,
-		(bs->nblocks - lo) * sizeof(*bs->blocks));
-	bs->blocks[lo] = blk;
-	bs->nblocks++;
+	bs->blocks[bs->nblocks++] = blk;
 	cc_table_put(bs, blk);
+	if (bs->nblocks - bs->nsorted >= cc_blocks_recent)
+		cc_blocks_merge(bs);
 	return 0;
 }
 
 /* The block whose code holds ADDR, or NULL.  */
 struct cc_block *cc_blocks_at(const struct cc_blocks *bs, uint64_t addr)
 {
-	size_t lo = 0, hi = bs->nblocks;
+	size_t lo = 0, hi = bs->nsorted;
 
+	for (size_t i = bs->nsorted; i < bs->nblocks; i++)
+		if (addr >= bs->blocks[i]->cache &&
+		    addr < bs->blocks[i]->cache + bs->blocks[i]->size)
+			return bs->blocks[i];
 	while (lo < hi) {
 		size_t mid = (lo + hi) / 2;
 
@@ -138,4 +159,3 @@ struct cc_block *cc_blocks_at(const struct cc_blocks *bs, uint64_t addr)
 	return addr < bs->blocks[lo - 1]->cache + bs->blocks[lo - 1]->size ?
 		bs->blocks[lo - 1] : NULL;
 }
-

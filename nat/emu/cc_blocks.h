@@ -1,6 +1,6 @@
 /* The code cache's blocks as ptstub indexes them: by original start
    (open addressing, with marks for starts that cannot be taken) and by
-   cache address (sorted, to map a stopped thread's IP back).  */
+   cache address (to map a stopped thread's IP back).  */
 #ifndef NAT_EMU_CC_BLOCKS_H
 #define NAT_EMU_CC_BLOCKS_H
 
@@ -9,9 +9,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Blocks added since the last merge into the sorted ones, at most.  */
+enum { cc_blocks_recent = 256 };
+
 struct cc_blocks {
-	struct cc_block **blocks;      /* sorted by cache address */
-	size_t nblocks, cap;
+	/* By cache address: sorted up to NSORTED, then the recent ones in
+	   the order they came.  */
+	struct cc_block **blocks;
+	size_t nblocks, nsorted, cap;
 	struct cc_block **table;       /* by start; open addressing */
 	size_t nslots;
 	struct cc_block **bad;         /* in the table, size 0: starts

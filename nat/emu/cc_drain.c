@@ -19,7 +19,7 @@ static struct cc_block *cc_drain_find(struct cc *cc, struct cc_block *blk,
 {
 	struct cc_block *to;
 
-	if (blk->end == cc_end_cond) {
+	if (blk->end == cc_end_cond || blk->end == cc_end_exit) {
 		to = cc_blocks_find(&cc->bs, blk->ways[taken].target);
 		blk->next[taken] = to && to->size ? to : NULL;
 		return blk->next[taken];
@@ -48,6 +48,8 @@ static inline void cc_drain_pt(struct emu_thread *th,
 			emu_pt_call(pt, blk->edges[e].from + blk->edges[e].len);
 	if (blk->end == cc_end_cond) {
 		emu_pt_tnt(pt, taken);
+	} else if (blk->end == cc_end_exit) {
+		/* A cut block: no branch ends it.  */
 	} else if (blk->end == cc_end_ret) {
 		emu_pt_ret(pt, target);
 	} else {
@@ -65,6 +67,8 @@ static void cc_drain_rec(struct emu_thread *th, const struct cc_block *blk,
 	cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));
 	if (blk->end == cc_end_cond)
 		emu_rec_cond(th, blk->jcc_ip, taken, blk->jcc_target);
+	else if (blk->end == cc_end_exit)
+		;	/* a cut block: no branch ends it */
 	else if (blk->end == cc_end_ret)
 		emu_rec_ret(th, blk->jcc_ip, target);
 	else
@@ -74,7 +78,7 @@ static void cc_drain_rec(struct emu_thread *th, const struct cc_block *blk,
 
 /* Turn N bytes of log into trace: each entry is the outcome of the
    conditional (one byte) or the target of the lookup (eight) that ends
-   the block the thread was in.  False if the log does not fit the
+   the block the thread was in, or the byte of a cut block's exit.  False if the log does not fit the
    blocks (never expected; the caller records a gap).  The loop keeps
    its state in locals, stored once at the end: it runs per entry.  */
 static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
@@ -93,7 +97,7 @@ static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 		uint64_t target = 0;
 		bool taken = false;
 
-		if (!blk || blk->end == cc_end_exit) {
+		if (!blk || (blk->end == cc_end_exit && !blk->cut)) {
 			ok = false;
 			break;
 		}
@@ -101,6 +105,10 @@ static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 			taken = *p++ != 0;
 			cur = blk->ways[taken].target;
 			next = blk->next[taken];
+		} else if (blk->end == cc_end_exit) {
+			p++;
+			cur = blk->ways[0].target;
+			next = blk->next[0];
 		} else {
 			if (end - p < 8) {
 				ok = false;
@@ -113,12 +121,13 @@ static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 				: NULL;
 		}
 		insns += blk->ncopied + blk->nedges;
-		branches++;
+		branches += blk->end != cc_end_exit;
 		if (pt)
 			cc_drain_pt(th, blk, taken, target);
 		else
 			cc_drain_rec(th, blk, taken, target);
-		th->last_exec = blk->jcc_ip;
+		th->last_exec = blk->end == cc_end_exit ?
+			blk->insns[blk->ninsns - 1].prev : blk->jcc_ip;
 		blk = next ? next : cc_drain_find(cc, blk, taken, target);
 	}
 	ct->cur_ip = cur;

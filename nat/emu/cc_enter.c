@@ -40,22 +40,15 @@ bool cc_enter(struct cc *cc, struct emu_thread *th,
 		return false;
 	if (!cc_may_copy(cc, regs->rip))
 		return false;
-	blk = cc_block_get(cc, th->tid, regs->rip);
-	if (!blk)
-		return false;
 	if (cc_thread_data(cc, ct) < 0) {
 		ct->fallback = "its mappings could not be made";
 		return false;
 	}
-	{
-		/* Returns find this block through the table.  */
-		uint64_t at = ct->data + cc_ctl_table +
-			((regs->rip & (cc_table_size - 1)) << 3);
-		uint64_t neg = -regs->rip;
-
-		cc_poke(th->tid, at, &neg, 8);
-		cc_poke(th->tid, at + cc_table_size * 8, &blk->cache, 8);
-	}
+	blk = cc_block_ahead(cc, ct, regs->rip);
+	if (!blk)
+		return false;
+	/* Returns find this block through the table.  */
+	cc_table_put(ct, regs->rip, blk->cache, true);
 	ct->cur_ip = regs->rip;
 	regs->rip = blk->cache;
 	regs->gs_base = ct->data;
@@ -159,7 +152,8 @@ bool cc_settle(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
 			return false;
 		regs->rax = rax;
 	}
-	if (blk->end == cc_end_exit || !(pos->flags & cc_way_logged)) {
+	if ((blk->end == cc_end_exit && !blk->cut) ||
+	    !(pos->flags & cc_way_logged)) {
 		if (ct->cur_ip != blk->start)
 			return false;
 		cc_rec_upto(th, blk, (uint16_t) (blk->ninsns - 1));

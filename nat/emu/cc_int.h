@@ -3,8 +3,8 @@
    the inferior, and the calls one part makes into another.  cc.c owns
    the state and the mappings, cc_drain.c turns logs into trace,
    cc_enter.c moves a thread into the cache and back to original IPs,
-   cc_stop.c handles the stops of a thread in the cache.  Internal to
-   these files.  */
+   cc_stop.c handles the stops of a thread in the cache, cc_link.c
+   links blocks and translates ahead.  Internal to these files.  */
 #ifndef NAT_EMU_CC_INT_H
 #define NAT_EMU_CC_INT_H
 
@@ -29,7 +29,7 @@ enum { cc_chunk_size = 4 << 20, cc_chunk_head = 16, cc_max_chunks = 64 };
 /* Per-thread data: the control page and lookup table (cc_xlate.h), the
    log, a guard page.  */
 enum { cc_page = 4096, cc_log_default = 1 << 20,
-       cc_log_off = cc_ctl_table + cc_table_size * 16 };
+       cc_log_off = cc_ctl_table1 + cc_table_size * 16 };
 
 /* Where per-thread data goes: far below the kernel's top-down mmaps
    (their base is within 1 TiB below 0x7fffffffffff) and far above the
@@ -38,6 +38,14 @@ enum { cc_page = 4096, cc_log_default = 1 << 20,
 
 struct cc_chunk {
 	uint64_t addr, used;
+};
+
+/* Pages of original code kept while a batch of blocks is translated
+   (cc_batch).  */
+enum { cc_code_pages = 16 };
+struct cc_code_page {
+	uint64_t addr;   /* 0: none */
+	uint8_t bytes[cc_page];
 };
 
 /* One thread's part of the cache: its data mapping (the translated
@@ -49,7 +57,7 @@ struct cc_thread {
 	uint64_t cur_ip;     /* the block the undrained log starts in */
 	uint64_t skip;       /* an IP not to enter at, once */
 	const char *fallback;
-	struct cc_status st; /* its own counts (blocks etc. stay 0) */
+	struct emu_cache_status st; /* its own counts (blocks etc. stay 0) */
 };
 
 struct cc {
@@ -74,7 +82,12 @@ struct cc {
 	/* The process's counts (blocks, bytes, times, flushes, threads),
 	   and the threads' own of those dropped (cc_status adds the live
 	   ones').  */
-	struct cc_status st;
+	struct emu_cache_status st;
+	/* A batch of translations runs (no code changes meanwhile: the
+	   thread that asked is stopped): code is read by the page.  */
+	bool batch;
+	struct cc_code_page pages[cc_code_pages];
+	size_t npages;
 };
 
 /* Small and on every drain: inline, as they were when one file held
@@ -127,6 +140,8 @@ static inline void cc_rec_upto(struct emu_thread *th,
 uint64_t cc_sites_sig(const struct cc *cc);
 bool cc_may_copy(void *ctx, uint64_t ip);
 struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start);
+/* cc.c: a batch of translations begins (ON) or ends.  */
+void cc_batch(struct cc *cc, bool on);
 /* cc.c: the thread's entry (made if need be: NULL if out of memory),
    and its data mapping (control page, log, guard page), made through it
    (stopped) if need be.  */
@@ -139,6 +154,21 @@ bool cc_others_inside(const struct cc *cc, const struct emu_thread *self);
 /* cc.c: forget the translations now if no thread but SELF (NULL: none)
    runs them, else once the last has left; false while one waits.  */
 bool cc_flush_for(struct cc *cc, const struct emu_thread *self);
+
+/* cc_link.c: point way W of BLK at TO (false if it cannot be done now:
+   other threads may run the jump, ALONE false, and only a 4-byte
+   displacement within one cache line can change under them); name
+   ORIG's block CACHE in the thread's table (HOT: ORIG was just looked
+   up, else a guess, which takes only a free slot); the block at START
+   translated now if need be, with up to cc_ahead_blocks of what it
+   reaches, linked (NULL if it cannot be taken).  */
+enum { cc_ahead_blocks = 64 };
+bool cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
+	     const struct cc_block *to, bool alone);
+int cc_table_put(const struct cc_thread *ct, uint64_t orig, uint64_t cache,
+		 bool hot);
+struct cc_block *cc_block_ahead(struct cc *cc, struct cc_thread *ct,
+				uint64_t start);
 
 /* cc_drain.c: turn the thread's log into trace, and empty it; false if
    it could not be read or does not fit the blocks.  */

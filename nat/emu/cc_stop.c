@@ -15,34 +15,6 @@
 #include <string.h>
 #include <sys/ptrace.h>
 
-/* Point way W of BLK at TO; false if it cannot be done now.  Other
-   threads may be running the jump being changed (ALONE false): only a
-   4-byte displacement within one cache line is rewritten then, which
-   the store changes at once; a stub's 14 bytes would not be.  */
-static bool cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
-		    const struct cc_block *to, bool alone)
-{
-	const struct cc_way *way = &blk->ways[w];
-	uint64_t jmp = blk->cache + way->jmp_off;
-	int64_t rel = (int64_t) (to->cache - (jmp + 5));
-
-	if (rel >= INT32_MIN && rel <= INT32_MAX) {
-		int32_t r = (int32_t) rel;
-
-		if (!alone && ((jmp + 1) & 63) > 60)
-			return false;
-		return nat_mem_write(cc->emu->mem, jmp + 1, &r, 4) == 0;
-	} else {
-		uint8_t stub[cc_stub_size];
-
-		if (!alone)
-			return false;
-		cc_stub_abs_jmp(stub, to->cache);
-		return nat_mem_write(cc->emu->mem, blk->cache + way->stub_off,
-				     stub, sizeof(stub)) == 0;
-	}
-}
-
 /* A signal's siginfo may name the faulting instruction: the original.  */
 static void cc_fix_siginfo(struct cc *cc, pid_t tid, uint64_t cache_ip,
 			   uint64_t orig)
@@ -161,15 +133,17 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		if (blk->ways[w].link && !cc->flush_pending &&
 		    cc_sites_sig(cc) == cc->sites_sig &&
 		    cc_may_copy(cc, orig) &&
-		    (to = cc_block_get(cc, th->tid, orig))) {
-			/* cc_block_get may have moved BLK in its array, not
+		    (to = cc_block_ahead(cc, ct, orig))) {
+			/* cc_block_ahead may have moved BLK in its array, not
 			   in memory.  Unlinked, the next pass traps here
 			   again.  */
 			cc_link(cc, blk, w, to, !cc_others_inside(cc, th));
+			ct->st.links++;
 			regs->rip = to->cache;
 			*how = emu_resume_cont;
 			return emu_setregs(th->tid, regs);
 		}
+		ct->st.leaves++;
 		cc_leave(th, regs, orig);
 		return emu_resume_from(cc->emu, th, regs, &before, false, how);
 	}
@@ -181,6 +155,7 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		uint64_t target;
 
 		ct->st.traps++;
+		ct->st.misses++;
 		*verdict = emu_consumed;
 		if (!cc_settle(cc, ct, th, regs, regs->rip - 1, &orig)) {
 			ct->fallback = "a stop it could not place";

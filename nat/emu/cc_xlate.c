@@ -136,18 +136,22 @@ static void cc_emit_stubs(struct cc_build *b, struct cc_block *blk)
 	}
 }
 
-/* Leave the block at IP (not copied).  LINK: IP may be translated.  */
+/* Leave the block at IP (not copied).  LINK: IP may be translated.
+   CUT: a limit of the block ends it, the path goes on at IP: the exit
+   logs a byte as a branch would, so that once linked the drain still
+   sees the block end.  */
 static void cc_end_exit_at(struct cc_build *b, struct cc_block *blk,
-			   uint64_t ip, uint64_t prev, bool link)
+			   uint64_t ip, uint64_t prev, bool link, bool cut)
 {
 	uint16_t at = cc_insn_add(b, ip, prev);
 
 	(void) at;
 	blk->end = cc_end_exit;
+	blk->cut = cut;
 	blk->nways = 1;
 	blk->ways[0].target = ip;
 	blk->ways[0].link = link;
-	blk->ways[0].jmp_off = cc_emit_way(b, 0, -1);
+	blk->ways[0].jmp_off = cc_emit_way(b, 0, cut ? 0 : -1);
 }
 
 /* The conditional INSN, copied as a branch between two logging ways.  */
@@ -220,6 +224,25 @@ static void cc_ret_gs(struct cc_build *b, uint8_t flags, uint8_t op,
 	cc_ret_insn(b, flags, insn, sizeof(insn));
 }
 
+/* mov rcx, gs:[rcx*8+AT]: a table's word, RCX its index.  */
+static void cc_ret_table(struct cc_build *b, uint32_t at)
+{
+	uint8_t insn[9] = { 0x65, 0x48, 0x8b, 0x0c, 0xcd };
+
+	cc_put32(insn + 5, at);
+	cc_ret_insn(b, cc_ret_rax | cc_ret_rcx, insn, sizeof(insn));
+}
+
+/* movzx ecx, word gs:[cc_ctl_jump+1]: way 1's index, the target's
+   bits 8-23, from where the lookup stored it.  */
+static void cc_ret_index1(struct cc_build *b)
+{
+	uint8_t insn[9] = { 0x65, 0x0f, 0xb7, 0x0c, 0x25 };
+
+	cc_put32(insn + 5, cc_ctl_jump + 1);
+	cc_ret_insn(b, cc_ret_rax | cc_ret_rcx, insn, sizeof(insn));
+}
+
 /* MOV RCX, <the operand of the indirect branch ZI at IP>, with its
    RIP-relative displacement moved for the copy; false if it cannot be
    written so.  */
@@ -278,7 +301,7 @@ static bool cc_end_with_lookup(struct cc_build *b, struct cc_block *blk,
 	bool ret = insn->iclass == emu_ic_ret;
 	bool call = insn->iclass == emu_ic_call_ind;
 	uint8_t buf[9];
-	size_t miss_jmp, miss_off, mark = b->off;
+	size_t miss_jmp, miss_off, hit0, hit1, mark = b->off;
 	uint16_t mark_pos = b->npos;
 
 	cc_ret_gs(b, 0, 0x89, 0x04, cc_ctl_save);          /* save rax */
@@ -294,21 +317,35 @@ static bool cc_end_with_lookup(struct cc_build *b, struct cc_block *blk,
 		}
 		cc_ret_insn(b, C, (const uint8_t[]) { 0x48, 0x89, 0xc8 }, 3);
 	}
-	/* movzx ecx, ax; mov rcx, gs:[rcx*8+T]; lea rcx, [rcx+rax] */
+	/* Way 0, indexed by the target's bits 0-15: movzx ecx, ax;
+	   mov rcx, gs:[rcx*8+T]; lea rcx, [rcx+rax]; jrcxz hit0.  */
 	cc_ret_insn(b, A | (ret ? 0 : C), (const uint8_t[]) { 0x0f, 0xb7, 0xc8 },
 		    3);
-	buf[0] = 0x65; buf[1] = 0x48; buf[2] = 0x8b; buf[3] = 0x0c;
-	buf[4] = 0xcd;
-	cc_put32(buf + 5, cc_ctl_table);
-	cc_ret_insn(b, A | C, buf, 9);
+	cc_ret_table(b, cc_ctl_table);
+	cc_ret_insn(b, A | C, (const uint8_t[]) { 0x48, 0x8d, 0x0c, 0x01 }, 4);
+	hit0 = b->off;
+	cc_ret_insn(b, A | C, (const uint8_t[]) { 0xe3, 0 }, 2);
+	/* Way 1, by bits 8-23, read back from a slot (no shift leaves
+	   the flags alone): two hot targets that share bits 0-15 do not
+	   trap in turn.  */
+	cc_ret_gs(b, A | C, 0x89, 0x04, cc_ctl_jump);
+	cc_ret_index1(b);
+	cc_ret_table(b, cc_ctl_table1);
 	cc_ret_insn(b, A | C, (const uint8_t[]) { 0x48, 0x8d, 0x0c, 0x01 }, 4);
 	cc_ret_insn(b, A | C, (const uint8_t[]) { 0xe3, 0x05 }, 2); /* jrcxz */
 	miss_jmp = b->off;
 	cc_ret_insn(b, A | C, (const uint8_t[]) { 0xe9, 0, 0, 0, 0 }, 5);
-	/* A hit: movzx ecx, ax; rcx = gs:[rcx*8+T2], the translation.  */
+	cc_ret_index1(b);
+	cc_ret_table(b, cc_ctl_table1 + cc_table_size * 8);
+	hit1 = b->off;
+	cc_ret_insn(b, A | C, (const uint8_t[]) { 0xeb, 0 }, 2);
+	/* A hit in way 0: rcx = gs:[rcx*8+T2], the translation.  */
+	if (!b->overflow)
+		b->code[hit0 + 1] = (uint8_t) (b->off - (hit0 + 2));
 	cc_ret_insn(b, A | C, (const uint8_t[]) { 0x0f, 0xb7, 0xc8 }, 3);
-	cc_put32(buf + 5, cc_ctl_table + cc_table_size * 8);
-	cc_ret_insn(b, A | C, buf, 9);
+	cc_ret_table(b, cc_ctl_table + cc_table_size * 8);
+	if (!b->overflow)
+		b->code[hit1 + 1] = (uint8_t) (b->off - (hit1 + 2));
 	cc_ret_gs(b, A | C, 0x89, 0x0c, cc_ctl_jump);
 	cc_ret_gs(b, A | C, 0x8b, 0x0c, cc_ctl_cursor);
 	cc_ret_insn(b, A | C | cc_ret_store,
@@ -470,9 +507,13 @@ int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 		long n;
 
 		if (steps >= cc_block_max_insns ||
-		    b->nedges >= cc_block_max_edges ||
-		    !env->may_copy(env->ctx, ip)) {
-			cc_end_exit_at(b, blk, ip, prev, true);
+		    b->nedges >= cc_block_max_edges) {
+			cc_end_exit_at(b, blk, ip, prev, true, true);
+			break;
+		}
+		if (!env->may_copy(env->ctx, ip)) {
+			/* Linked only once IP may be copied: after a flush.  */
+			cc_end_exit_at(b, blk, ip, prev, true, false);
 			break;
 		}
 		n = env->read(env->ctx, ip, bytes, sizeof(bytes));
@@ -481,7 +522,7 @@ int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 				(size_t) n, &zi, ops)) ||
 		    emu_insn_decode(env->decoder, ip, bytes, (size_t) n,
 				    &insn) < 0) {
-			cc_end_exit_at(b, blk, ip, prev, false);
+			cc_end_exit_at(b, blk, ip, prev, false, false);
 			break;
 		}
 		if (insn.iclass == emu_ic_jmp && insn.emulable) {
@@ -517,7 +558,7 @@ int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 		}
 		if (insn.iclass != emu_ic_other || !insn.emulable ||
 		    !cc_copyable(&zi, ops, &riprel)) {
-			cc_end_exit_at(b, blk, ip, prev, false);
+			cc_end_exit_at(b, blk, ip, prev, false, false);
 			break;
 		}
 		{
@@ -528,7 +569,7 @@ int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 			if (!cc_emit_copy(b, ip, bytes, &zi, riprel)) {
 				b->npos--;
 				b->off = off;
-				cc_end_exit_at(b, blk, ip, prev, false);
+				cc_end_exit_at(b, blk, ip, prev, false, false);
 				break;
 			}
 			cc_insn_add(b, ip, prev);

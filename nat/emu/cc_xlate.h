@@ -22,11 +22,13 @@
 
 /* The per-thread control block the GS base points at while a thread
    runs in the cache: the log cursor, register save slots, and after it
-   the lookup table of returns and indirect branches, indexed by the
-   target's low 16 bits: cc_table_size negated original targets (so a
-   hit is tested with no flag touched), then as many cache addresses.  */
+   the lookup table of returns and indirect branches, two ways: way 0
+   indexed by the target's bits 0-15, way 1 by its bits 8-23, each
+   cc_table_size negated original targets (so a hit is tested with no
+   flag touched), then as many cache addresses.  */
 enum { cc_ctl_cursor = 0, cc_ctl_save = 8, cc_ctl_save2 = 16,
-       cc_ctl_jump = 32, cc_ctl_table = 4096, cc_table_size = 1 << 16 };
+       cc_ctl_jump = 32, cc_ctl_table = 4096, cc_table_size = 1 << 16,
+       cc_ctl_table1 = cc_ctl_table + cc_table_size * 16 };
 
 /* Limits per block.  */
 enum { cc_block_max_insns = 256, cc_block_max_edges = 32,
@@ -102,10 +104,16 @@ struct cc_block {
 	uint16_t ret_pop;    /* cc_end_ret: bytes RET pops */
 	bool ind_call;       /* cc_end_ind: a call (JCC_TARGET: its return
 				address) */
+	bool cut;            /* cc_end_exit at a limit of the block: the
+				exit logs a byte (no branch) and may be
+				linked */
 	/* The drain's shortcuts (cc_drain.c), kept while the block lives
 	   (blocks are freed all at once): the block each way leads to,
 	   and the last target a lookup logged with its block.  */
 	struct cc_block *next[2];
+	/* Its instructions' addresses lie in [SPAN_LO, SPAN_HI]: a map
+	   change far from them needs no look at each (cc.c).  */
+	uint64_t span_lo, span_hi;
 	uint64_t last_target;
 	struct cc_block *last_next;
 };

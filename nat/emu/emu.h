@@ -22,6 +22,7 @@
 
 #include "common/trace.h"
 #include "nat/emu/emu_bts.h"
+#include "nat/emu/emu_cache_status.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -97,12 +98,7 @@ struct emu_status {
 				    cache's are in cc_insns) */
 	/* The code-cache engine (engine == emu_engine_cache).  */
 	uint8_t engine;
-	uint64_t cc_entries, cc_traps, cc_fills, cc_branches, cc_insns;
-	uint64_t cc_blocks, cc_bytes, cc_xlate_ns, cc_drain_ns, cc_flushes;
-	uint64_t cc_signals;
-	const char *cc_fallback;  /* why the thread does not enter it, or
-				     NULL */
-	const char *cc_process_fallback;  /* why no thread does */
+	struct emu_cache_status cc;
 };
 
 /* An engine for process PID whose traps go into SITES, memory through

@@ -54,24 +54,8 @@ int emu_status(const struct emu *emu, pid_t tid, struct emu_status *status)
 		.followed = th->followed, .insns = th->insns,
 		.engine = emu->config.engine,
 	};
-	if (emu->cc) {
-		struct cc_status cs;
-
-		cc_status(emu->cc, tid, &cs);
-		status->cc_entries = cs.entries;
-		status->cc_traps = cs.traps;
-		status->cc_fills = cs.fills;
-		status->cc_branches = cs.branches;
-		status->cc_insns = cs.insns;
-		status->cc_blocks = cs.blocks;
-		status->cc_bytes = cs.bytes;
-		status->cc_xlate_ns = cs.xlate_ns;
-		status->cc_drain_ns = cs.drain_ns;
-		status->cc_flushes = cs.flushes;
-		status->cc_signals = cs.signals;
-		status->cc_fallback = cs.fallback;
-		status->cc_process_fallback = cs.process_fallback;
-	}
+	if (emu->cc)
+		cc_status(emu->cc, tid, &status->cc);
 	if (th->format == trace_format_pt) {
 		status->bytes_recorded = th->ring.head;
 		status->wraps = emu_ring_wraps(&th->ring);

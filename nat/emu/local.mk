@@ -17,6 +17,7 @@ nat_libpsnat_a_SOURCES += \
 	nat/emu/emu_thread.c nat/emu/emu_thread.h \
 	nat/emu/cc.c nat/emu/cc.h nat/emu/cc_int.h \
 	nat/emu/cc_enter.c nat/emu/cc_drain.c nat/emu/cc_stop.c \
+	nat/emu/cc_link.c \
 	nat/emu/cc_blocks.c nat/emu/cc_blocks.h \
 	nat/emu/cc_xlate.c nat/emu/cc_xlate.h \
 	nat/emu/cc_inject.c nat/emu/cc_inject.h

@@ -163,14 +163,14 @@ static int bench(const char *work, const char *size)
 			       "%lu blocks %lu bytes translated in %.2f ms, "
 			       "%.3f trace bytes/insn%s%s\n", work, "",
 			       secs / native,
-			       m ? trace.status.cc_traps * 1e6 / m : 0,
-			       (unsigned long) trace.status.cc_blocks,
-			       (unsigned long) trace.status.cc_bytes,
-			       trace.status.cc_xlate_ns / 1e6,
+			       m ? trace.status.cc.traps * 1e6 / m : 0,
+			       (unsigned long) trace.status.cc.blocks,
+			       (unsigned long) trace.status.cc.bytes,
+			       trace.status.cc.xlate_ns / 1e6,
 			       m ? (double) trace.pt.len / m : 0,
-			       trace.status.cc_fallback ? "; fell back: " : "",
-			       trace.status.cc_fallback ?
-			       trace.status.cc_fallback : "");
+			       trace.status.cc.fallback ? "; fell back: " : "",
+			       trace.status.cc.fallback ?
+			       trace.status.cc.fallback : "");
 		drv_trace_fini(&trace);
 		drv_ips_fini(&pt);
 	}
@@ -225,15 +225,15 @@ static int bench_large(const char *work)
 			       "draining logs, %.3f "
 			       "trace bytes/insn%s%s%s\n", work, native * 1e3,
 			       secs * 1e3, secs / native, m,
-			       m > 0 ? trace.status.cc_traps * 1e6 / m : 0,
-			       (unsigned long) trace.status.cc_fills,
-			       trace.status.cc_xlate_ns / 1e6,
-			       trace.status.cc_drain_ns / 1e6,
+			       m > 0 ? trace.status.cc.traps * 1e6 / m : 0,
+			       (unsigned long) trace.status.cc.fills,
+			       trace.status.cc.xlate_ns / 1e6,
+			       trace.status.cc.drain_ns / 1e6,
 			       m > 0 ? (double) trace.pt.len / m : 0,
 			       gaps ? ", DECODE GAPS" : "",
-			       trace.status.cc_fallback ? "; fell back: " : "",
-			       trace.status.cc_fallback ?
-			       trace.status.cc_fallback : "");
+			       trace.status.cc.fallback ? "; fell back: " : "",
+			       trace.status.cc.fallback ?
+			       trace.status.cc.fallback : "");
 			drv_ips_fini(&pt);
 		}
 		drv_finish(&proc);

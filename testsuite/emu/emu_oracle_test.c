@@ -67,12 +67,12 @@ static void oracle_run(const char *name, const char *arg,
 	if (getenv("EMU_CC_DEBUG"))
 		fprintf(stderr, "%s: cache entries %llu traps %llu branches "
 			"%llu insns %llu blocks %llu fallback %s\n", name,
-			(unsigned long long) trace.status.cc_entries,
-			(unsigned long long) trace.status.cc_traps,
-			(unsigned long long) trace.status.cc_branches,
-			(unsigned long long) trace.status.cc_insns,
-			(unsigned long long) trace.status.cc_blocks,
-			trace.status.cc_fallback ? trace.status.cc_fallback
+			(unsigned long long) trace.status.cc.entries,
+			(unsigned long long) trace.status.cc.traps,
+			(unsigned long long) trace.status.cc.branches,
+			(unsigned long long) trace.status.cc.insns,
+			(unsigned long long) trace.status.cc.blocks,
+			trace.status.cc.fallback ? trace.status.cc.fallback
 			: "none");
 	oracle_report("pt", &truth, &pt);
 	cr_expect_eq(drv_first_diff(&truth, &pt), -1,

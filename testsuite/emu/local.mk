@@ -28,7 +28,8 @@ check_PROGRAMS += testsuite/emu/progs/recursion testsuite/emu/progs/loops \
 	testsuite/emu/progs/jit testsuite/emu/progs/timer \
 	testsuite/emu/progs/exec testsuite/emu/progs/glibc_mix \
 	testsuite/emu/progs/two_readers \
-	testsuite/emu/progs/hot_timer testsuite/emu/progs/workers
+	testsuite/emu/progs/hot_timer testsuite/emu/progs/workers \
+	testsuite/emu/progs/collide
 testsuite_emu_progs_recursion_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_loops_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_indirect_CFLAGS = $(EMU_PROG_CFLAGS)
@@ -54,6 +55,7 @@ testsuite_emu_progs_two_readers_LDADD = -lpthread
 testsuite_emu_progs_hot_timer_CFLAGS = $(EMU_PROG_CFLAGS)
 testsuite_emu_progs_workers_CFLAGS = $(EMU_PROG_CFLAGS) -pthread
 testsuite_emu_progs_workers_LDADD = -lpthread
+testsuite_emu_progs_collide_CFLAGS = $(EMU_PROG_CFLAGS)
 
 # The benchmarks' workload (make bench-emu).
 check_PROGRAMS += testsuite/emu/progs/bench_work

@@ -221,12 +221,12 @@ Test(btrace, clones_traced_from_their_first_instruction)
 	cr_assert_eq(nat_btrace_status(child, &st), 0);
 	cr_assert(st.emulated);
 	/* From clone's return through start_thread to marker.  */
-	cr_expect_gt(st.insns + st.cc_insns, 20, "%llu + %llu instructions",
+	cr_expect_gt(st.insns + st.cc.insns, 20, "%llu + %llu instructions",
 		     (unsigned long long) st.insns,
-		     (unsigned long long) st.cc_insns);
-	cr_expect_gt(st.cc_insns, 0, "not in the cache: %s",
-		     st.cc_fallback ? st.cc_fallback : "no reason");
-	cr_expect_null(st.cc_fallback);
+		     (unsigned long long) st.cc.insns);
+	cr_expect_gt(st.cc.insns, 0, "not in the cache: %s",
+		     st.cc.fallback ? st.cc.fallback : "no reason");
+	cr_expect_null(st.cc.fallback);
 	cr_expect_not(nat_btrace_claim(child, trace_format_bts));
 	cr_expect(nat_btrace_claim(child, trace_format_pt));
 	cr_expect_not(nat_btrace_claim(child, trace_format_pt));

@@ -44,8 +44,8 @@ Test(cc_drain, small_log_fills_and_restarts)
 				 trace_format_pt, 16u << 20, &trace), 0);
 	drv_decode_pt(&proc, &trace.pt, &pt, &gaps);
 	drv_finish(&proc);
-	cr_expect_geq(trace.status.cc_fills, 2, "%llu fills",
-		     (unsigned long long) trace.status.cc_fills);
+	cr_expect_geq(trace.status.cc.fills, 2, "%llu fills",
+		     (unsigned long long) trace.status.cc.fills);
 	cr_expect_eq(gaps, 0);
 	at = drv_first_diff(&truth, &pt);
 	cr_expect_eq(at, -1, "differs at %ld of %zu/%zu", at, truth.count,

@@ -43,14 +43,14 @@ Test(cc_stop, timer_signal_in_the_cache)
 	drv_finish(&proc);
 	cr_expect_eq(gaps, 0);
 	cr_expect_eq(trace.status.gaps, 0);
-	cr_expect_null(trace.status.cc_fallback, "fell back: %s",
-		       trace.status.cc_fallback);
-	cr_expect_gt(trace.status.cc_branches, 1000,
+	cr_expect_null(trace.status.cc.fallback, "fell back: %s",
+		       trace.status.cc.fallback);
+	cr_expect_gt(trace.status.cc.branches, 1000,
 		     "the loop did not run in the cache (%llu branches)",
-		     (unsigned long long) trace.status.cc_branches);
-	cr_expect_geq(trace.status.cc_signals, 3,
+		     (unsigned long long) trace.status.cc.branches);
+	cr_expect_geq(trace.status.cc.signals, 3,
 		      "%llu signals stopped it in the cache",
-		      (unsigned long long) trace.status.cc_signals);
+		      (unsigned long long) trace.status.cc.signals);
 	cr_assert_gt(pt.count, 100);
 	cr_expect_eq(pt.ips[0], proc.entry);
 	for (size_t i = 0; i < pt.count; i++)
@@ -79,13 +79,13 @@ Test(cc_stop, threads_killed_in_the_cache_keep_their_log)
 
 		drv_ips_init(&got);
 		cc_fx_own_ips(&run, i, &got, &gaps);
-		cr_expect_null(run.st[i].cc_fallback, "thread %zu: %s", i,
-			       run.st[i].cc_fallback);
+		cr_expect_null(run.st[i].cc.fallback, "thread %zu: %s", i,
+			       run.st[i].cc.fallback);
 		cr_expect_eq(gaps, 0, "thread %zu: %u gaps", i, gaps);
 		/* The loop is 3 instructions or more a pass.  */
 		cr_expect_geq(got.count, 300000, "thread %zu: %zu", i,
 			      got.count);
-		cr_expect_geq(run.st[i].cc_insns, 300000, "thread %zu", i);
+		cr_expect_geq(run.st[i].cc.insns, 300000, "thread %zu", i);
 		drv_ips_fini(&got);
 	}
 	cc_fx_finish(&run);

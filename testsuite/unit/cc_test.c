@@ -49,15 +49,15 @@ Test(cc, mappings_and_translations)
 	cr_expect_geq(cc_fx_maps_count(proc.pid, CC_MAP_NAME("code cache")), 1);
 	cr_expect_geq(cc_fx_maps_count(proc.pid, CC_MAP_NAME("branch log")), 1);
 	cr_assert_eq(emu_status(emu, proc.pid, &st), 0);
-	cr_expect_null(st.cc_fallback, "fell back: %s", st.cc_fallback);
-	cr_expect_geq(st.cc_entries, 1);
-	cr_expect_gt(st.cc_blocks, 0);
-	cr_expect_geq(st.cc_bytes, st.cc_blocks,
+	cr_expect_null(st.cc.fallback, "fell back: %s", st.cc.fallback);
+	cr_expect_geq(st.cc.entries, 1);
+	cr_expect_gt(st.cc.blocks, 0);
+	cr_expect_geq(st.cc.bytes, st.cc.blocks,
 		      "%llu bytes for %llu blocks",
-		      (unsigned long long) st.cc_bytes,
-		      (unsigned long long) st.cc_blocks);
-	cr_expect_eq(st.cc_flushes, 0);
-	blocks = st.cc_blocks;
+		      (unsigned long long) st.cc.bytes,
+		      (unsigned long long) st.cc.blocks);
+	cr_expect_eq(st.cc.flushes, 0);
+	blocks = st.cc.blocks;
 
 	/* A breakpoint where signs returns to: the translations go.  */
 	cr_assert_eq(ptrace(PTRACE_GETREGS, proc.pid, 0, &regs), 0);
@@ -71,8 +71,8 @@ Test(cc, mappings_and_translations)
 	status = cc_fx_run_to_report(emu, proc.pid, 0);
 	cr_assert(WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP);
 	cr_assert_eq(emu_status(emu, proc.pid, &st), 0);
-	cr_expect_geq(st.cc_flushes, 1, "no flush after a new breakpoint");
-	cr_expect_geq(st.cc_blocks, blocks);
+	cr_expect_geq(st.cc.flushes, 1, "no flush after a new breakpoint");
+	cr_expect_geq(st.cc.blocks, blocks);
 
 	/* Tracing off: the mappings go.  */
 	cr_assert_eq(emu_disable(emu, proc.pid), 0);
@@ -128,14 +128,14 @@ static void threads_vs_ptrace(const char *arg)
 
 		drv_ips_init(&got);
 		cc_fx_own_ips(&run, i, &got, &gaps);
-		cr_expect_null(run.st[i].cc_fallback, "thread %zu: %s", i,
-			       run.st[i].cc_fallback);
-		cr_expect_gt(run.st[i].cc_entries, 0, "thread %zu", i);
+		cr_expect_null(run.st[i].cc.fallback, "thread %zu: %s", i,
+			       run.st[i].cc.fallback);
+		cr_expect_gt(run.st[i].cc.entries, 0, "thread %zu", i);
 		/* The workers run work() in the cache: 1,500 loops.  */
 		if (i)
-			cr_expect_gt(run.st[i].cc_insns, 100000,
+			cr_expect_gt(run.st[i].cc.insns, 100000,
 				     "thread %zu: %llu in the cache", i,
-				     (unsigned long long) run.st[i].cc_insns);
+				     (unsigned long long) run.st[i].cc.insns);
 		cr_expect_eq(gaps, 0, "thread %zu: %u gaps", i, gaps);
 		at = drv_first_diff(&want[i], &got);
 		cr_expect_eq(at, -1, "thread %zu differs at %ld of %zu/%zu",
@@ -184,7 +184,7 @@ Test(cc, translations_dropped_under_running_threads)
 
 	cc_fx_record(&run, prog, "-4", &cache_engine);
 	cr_assert_eq(run.ntids, nref, "%zu threads", run.ntids);
-	cr_expect_geq(run.st[0].cc_flushes, 1, "no flush");
+	cr_expect_geq(run.st[0].cc.flushes, 1, "no flush");
 	for (size_t i = 1; i < run.ntids; i++) {
 		struct drv_ips got;
 		unsigned gaps;
@@ -192,9 +192,9 @@ Test(cc, translations_dropped_under_running_threads)
 
 		drv_ips_init(&got);
 		cc_fx_own_ips(&run, i, &got, &gaps);
-		cr_expect_null(run.st[i].cc_fallback, "thread %zu: %s", i,
-			       run.st[i].cc_fallback);
-		cr_expect_gt(run.st[i].cc_insns, 10000, "thread %zu", i);
+		cr_expect_null(run.st[i].cc.fallback, "thread %zu: %s", i,
+			       run.st[i].cc.fallback);
+		cr_expect_gt(run.st[i].cc.insns, 10000, "thread %zu", i);
 		cr_expect(cc_fx_pieces_in(&want[i], &got, &covered),
 			  "thread %zu: a piece of its trace (%u gaps) is not "
 			  "in the reference", i, gaps);

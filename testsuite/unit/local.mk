@@ -135,6 +135,8 @@ unit_tests += testsuite/unit/cc_drain_test
 testsuite_unit_cc_drain_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/cc_stop_test
 testsuite_unit_cc_stop_test_LDADD = $(UNIT_LIBS)
+unit_tests += testsuite/unit/cc_link_test
+testsuite_unit_cc_link_test_LDADD = $(UNIT_LIBS)
 
 # server/
 unit_tests += testsuite/unit/rsp_conn_test
@@ -309,6 +311,7 @@ testsuite_unit_cc_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 testsuite_unit_cc_enter_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 testsuite_unit_cc_drain_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 testsuite_unit_cc_stop_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
+testsuite_unit_cc_link_test_CPPFLAGS = $(EMU_TEST_CPPFLAGS)
 
 # The fixtures the tests share.
 EXTRA_DIST += testsuite/unit/agent_fake.h testsuite/unit/debugregs_probe.h \

@@ -1,0 +1,169 @@
+/* Linking: an exit pointed at the block it leads to, the thread's
+   lookup table given a block's address, and translation ahead.  A trap
+   costs tens of microseconds here, a translation a few: so a stop that
+   has to translate a block also translates what it reaches by direct
+   branches, fall-throughs and the returns of its calls, links them to
+   one another and puts the return sites in the thread's table, and the
+   thread meets none of them as a trap later.  */
+#define _GNU_SOURCE
+#include "nat/emu/cc_int.h"
+#include "nat/emu/emu_engine.h"
+#include "nat/mem.h"
+
+#include <stdlib.h>
+
+bool cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
+	     const struct cc_block *to, bool alone)
+{
+	const struct cc_way *way = &blk->ways[w];
+	uint64_t jmp = blk->cache + way->jmp_off;
+	int64_t rel = (int64_t) (to->cache - (jmp + 5));
+
+	if (rel >= INT32_MIN && rel <= INT32_MAX) {
+		int32_t r = (int32_t) rel;
+
+		if (!alone && ((jmp + 1) & 63) > 60)
+			return false;
+		return nat_mem_write(cc->emu->mem, jmp + 1, &r, 4) == 0;
+	} else {
+		uint8_t stub[cc_stub_size];
+
+		if (!alone)
+			return false;
+		cc_stub_abs_jmp(stub, to->cache);
+		return nat_mem_write(cc->emu->mem, blk->cache + way->stub_off,
+				     stub, sizeof(stub)) == 0;
+	}
+}
+
+/* Where ORIG's key goes in way W of thread CT's table (its cache
+   address cc_table_size words after).  */
+static uint64_t cc_table_slot(const struct cc_thread *ct, uint64_t orig,
+			      int w)
+{
+	uint64_t i = w ? orig >> 8 : orig;
+
+	return ct->data + (w ? cc_ctl_table1 : cc_ctl_table) +
+		((i & (cc_table_size - 1)) << 3);
+}
+
+int cc_table_put(const struct cc_thread *ct, uint64_t orig, uint64_t cache,
+		 bool hot)
+{
+	uint64_t at = cc_table_slot(ct, orig, 0), neg = -orig;
+	uint64_t held[2] = { 0, 0 }, put[4] = { neg, cache };
+	struct iovec local[4], remote[4];
+	size_t n = 2;
+
+	if (cc_peek(ct->tid, at, &held[0], 8) < 0 ||
+	    cc_peek(ct->tid, at + cc_table_size * 8, &held[1], 8) < 0)
+		return -pse_fault;
+	if (held[0] && held[0] != neg) {
+		if (hot) {
+			/* A target just missed is hot: it takes way 0, and
+			   the one it displaces goes to its own way 1.  */
+			put[2] = held[0];
+			put[3] = held[1];
+			local[2] = (struct iovec) { &put[2], 8 };
+			local[3] = (struct iovec) { &put[3], 8 };
+			remote[2] = (struct iovec) {
+				(void *) cc_table_slot(ct, -held[0], 1), 8 };
+			remote[3] = (struct iovec) {
+				(void *) (remote[2].iov_base +
+					  cc_table_size * 8), 8 };
+			n = 4;
+		} else {
+			/* A guess never displaces: way 1 if it is free.  */
+			at = cc_table_slot(ct, orig, 1);
+			if (cc_peek(ct->tid, at, &held[0], 8) < 0 || held[0])
+				return 0;
+		}
+	}
+	local[0] = (struct iovec) { &put[0], 8 };
+	local[1] = (struct iovec) { &put[1], 8 };
+	remote[0] = (struct iovec) { (void *) at, 8 };
+	remote[1] = (struct iovec) { (void *) (at + cc_table_size * 8), 8 };
+	return process_vm_writev(ct->tid, local, n, remote, n, 0) ==
+		(ssize_t) (n * 8) ? 0 : -pse_fault;
+}
+
+/* Where BLK may go next without a trap of its own, into TO (SITE:
+   a return site, for the table): its linkable exits' targets and the
+   return sites of its calls.  */
+static size_t cc_ahead_targets(const struct cc_block *blk,
+			       uint64_t to[cc_block_max_edges + 3],
+			       bool site[cc_block_max_edges + 3])
+{
+	size_t n = 0;
+
+	for (uint8_t w = 0; w < blk->nways; w++)
+		if (blk->ways[w].link) {
+			site[n] = false;
+			to[n++] = blk->ways[w].target;
+		}
+	for (uint16_t e = 0; e < blk->nedges; e++)
+		if (blk->edges[e].call) {
+			site[n] = true;
+			to[n++] = blk->edges[e].from + blk->edges[e].len;
+		}
+	if (blk->end == cc_end_ind && blk->ind_call) {
+		site[n] = true;
+		to[n++] = blk->jcc_target;
+	}
+	return n;
+}
+
+struct cc_block *cc_block_ahead(struct cc *cc, struct cc_thread *ct,
+				uint64_t start)
+{
+	struct cc_block *fresh[cc_ahead_blocks], *blk;
+	uint64_t sites[cc_ahead_blocks * 2];
+	size_t nfresh = 0, nsites = 0;
+
+	blk = cc_blocks_find(&cc->bs, start);
+	if (blk)
+		return blk->size ? blk : NULL;
+	cc_batch(cc, true);
+	blk = cc_block_get(cc, ct->tid, start);
+	if (!blk) {
+		cc_batch(cc, false);
+		return NULL;
+	}
+	fresh[nfresh++] = blk;
+	/* Breadth first: what the thread meets soonest comes first.  */
+	for (size_t q = 0; q < nfresh; q++) {
+		uint64_t to[cc_block_max_edges + 3];
+		bool site[cc_block_max_edges + 3];
+		size_t n = cc_ahead_targets(fresh[q], to, site);
+
+		for (size_t i = 0; i < n; i++) {
+			struct cc_block *nb = cc_blocks_find(&cc->bs, to[i]);
+
+			if (!nb && nfresh < cc_ahead_blocks &&
+			    cc_may_copy(cc, to[i]) &&
+			    (nb = cc_block_get(cc, ct->tid, to[i])))
+				fresh[nfresh++] = nb;
+			if (site[i] && nb && nb->size &&
+			    nsites < sizeof(sites) / sizeof(sites[0]))
+				sites[nsites++] = to[i];
+		}
+	}
+	cc_batch(cc, false);
+	/* No thread runs the new blocks yet: each is linked whole, before
+	   any table names one.  */
+	for (size_t q = 0; q < nfresh; q++) {
+		for (uint8_t w = 0; w < fresh[q]->nways; w++) {
+			const struct cc_way *way = &fresh[q]->ways[w];
+			const struct cc_block *to;
+
+			if (way->link &&
+			    (to = cc_blocks_find(&cc->bs, way->target)) &&
+			    to->size)
+				cc_link(cc, fresh[q], w, to, true);
+		}
+	}
+	for (size_t i = 0; i < nsites && ct->data; i++)
+		cc_table_put(ct, sites[i],
+			     cc_blocks_find(&cc->bs, sites[i])->cache, false);
+	return blk;
+}
