@@ -1,6 +1,6 @@
 /* The trace bundle reader: validates every length, offset, count, the
    version and the checksum before anything is used.  */
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 #include "btrace/bt_bundle_format.h"
 #include "btrace/bt_bundle_int.h"
 

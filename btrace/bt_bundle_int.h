@@ -3,7 +3,7 @@
 #ifndef BT_BUNDLE_INT_H
 #define BT_BUNDLE_INT_H
 
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,13 +1,16 @@
-# btrace/: libptbtrace, the client-side btrace library, and the ptbtrace
-# tool.  The bundle reader and writer are a convenience library of their
-# own, so that the stub links them (with libdeflate only) and the library
-# includes them, each compiled once.
+# btrace/: libptbundle, the trace bundle's format; on it libptbtrace,
+# the client-side btrace library, and the ptbtrace tool.  libptbundle is
+# a convenience library: the stub links it (with libdeflate only) and
+# libptbtrace includes it, each object compiled once; its header is
+# installed with libptbtrace's, which includes it.
 noinst_LTLIBRARIES += btrace/libptbundle.la
+include_HEADERS += btrace/ptbundle.h
 btrace_libptbundle_la_SOURCES = \
-	btrace/ptbtrace.h \
+	btrace/ptbundle.h \
 	btrace/bt_error.c \
 	btrace/bt_bundle_format.h \
 	btrace/bt_bundle_write.c \
+	btrace/bt_bundle_file.c btrace/bt_bundle_file.h \
 	btrace/bt_bundle.c btrace/bt_bundle_int.h btrace/bt_bundle_v2.c
 btrace_libptbundle_la_LIBADD = $(LIBDEFLATE_LIBS)
 
@@ -15,6 +18,7 @@ btrace_libptbundle_la_LIBADD = $(LIBDEFLATE_LIBS)
 # reach past the public API; the installed library wraps it.
 noinst_LTLIBRARIES += btrace/libptbtrace_int.la
 btrace_libptbtrace_int_la_SOURCES = \
+	btrace/ptbtrace.h \
 	btrace/ptbtrace_version.c \
 	btrace/bt_array.c btrace/bt_array.h \
 	btrace/bt_exec_span.c \

@@ -8,7 +8,7 @@
    With --full the thread's stream keeps its trace instead: its ring is
    drained one last time.  */
 #include "rec/recorder.h"
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 #include "nat/btrace.h"
 #include "common/ps_array.h"
 #include "common/ps_buf.h"

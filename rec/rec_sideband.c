@@ -4,7 +4,7 @@
    process (a fork child too) keeps its own, in its rec_space.  */
 #include "rec/recorder.h"
 #include "common/ps_array.h"
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 #include "common/ps_error.h"
 
 #include <stdio.h>

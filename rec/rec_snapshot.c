@@ -3,7 +3,8 @@
    and anonymous memory), encoded as a version 2 bundle and written to
    its own file.  */
 #include "rec/recorder.h"
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
+#include "btrace/bt_bundle_file.h"
 #include "nat/amd64_regs.h"
 #include "nat/amd64_regs_image.h"
 #include "nat/btrace.h"
@@ -11,6 +12,7 @@
 #include "common/ps_error.h"
 #include "common/gdb_signals.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -457,7 +459,7 @@ int rec_snapshot(struct recorder *rec, struct nat_process *proc,
 			file ? bt_errstr(err) : "out of memory");
 		err = -pse_nomem;
 	} else {
-		err = rec_output_write(file, data, size);
+		err = bt_bundle_file_put(file, data, size) < 0 ? -errno : 0;
 		if (err < 0)
 			fprintf(rec->opts.log, "ptstub: cannot write snapshot "
 				"%u to %s: %s\n", rec->snapshots, file,

@@ -3,7 +3,7 @@
 #include "rec/recorder.h"
 #include "nat/btrace.h"
 #include "common/ps_error.h"
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -219,11 +219,6 @@ void rec_exec_error(const char *file, int errno_value, char *why,
 /* The file of snapshot N: FILE, then FILE.1, FILE.2, ... (malloc'ed).  */
 char *rec_output_name(const char *file, unsigned n);
 
-/* Write SIZE bytes to PATH so that PATH is either the whole of them or
-   as it was: a temporary file renamed over it (a device or other
-   non-regular file is written in place).  -errno on failure.  */
-int rec_output_write(const char *path, const void *data, size_t size);
-
 /* The address of function NAME in PROC's program (its ELF symbol table,
    relocated by where the program is mapped); -pse_notfound.  */
 int rec_symbol_lookup(pid_t pid, const char *name, uint64_t *addr);

@@ -2,21 +2,18 @@
    ptbtrace to decode away from the process (format in btrace/).  */
 #define _GNU_SOURCE /* strerrorname_np */
 #include "server/server.h"
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
+#include "btrace/bt_bundle_file.h"
 #include "common/ps_error.h"
 #include "nat/btrace.h"
 #include "nat/amd64_regs.h"
 #include "nat/maps.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 /* File mappings by reference, executable anonymous ones (the vDSO, JIT
    code) by copy: those have no file to read them back from.  */
@@ -112,72 +109,6 @@ static int srv_bundle_trace(struct nat_thread *thread, struct bt_bundle *b,
 	return 0;
 }
 
-/* Write all of DATA to FD; 0 or an errno.  */
-static int srv_write_all(int fd, const uint8_t *data, size_t size)
-{
-	for (size_t done = 0; done < size;) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return ENOSPC;
-		done += (size_t) n;
-	}
-	return 0;
-}
-
-/* Put SIZE bytes of DATA at PATH; 0 or an errno.  A regular file (or a
-   new one) is written beside PATH and renamed over it, so that a full
-   disk or an error leaves the old file or none, never half a bundle.
-   Anything else (a device such as /dev/null, a FIFO) is written in place:
-   renaming over it would replace it.  */
-static int srv_put_file(const char *path, const uint8_t *data, size_t size)
-{
-	char real[PATH_MAX], tmp[PATH_MAX + 32];
-	struct stat st;
-	int fd, err;
-
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return EISDIR;
-		if (!S_ISREG(st.st_mode)) {
-			fd = open(path, O_WRONLY | O_CLOEXEC);
-			if (fd < 0)
-				return errno;
-			err = srv_write_all(fd, data, size);
-			if (close(fd) < 0 && !err)
-				err = errno;
-			return err;
-		}
-		/* A link to a file: the file is the one replaced.  */
-		if (realpath(path, real))
-			path = real;
-	}
-	for (unsigned int n = 0;; n++) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp%d.%u", path, (int) getpid(), n);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd >= 0 || errno != EEXIST || n == 100)
-			break;
-	}
-	if (fd < 0)
-		return errno;
-	err = srv_write_all(fd, data, size);
-	/* Delayed allocation (NFS, quotas) may report a full disk only on
-	   fsync or close.  */
-	if (!err && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
-		err = errno;
-	if (close(fd) < 0 && !err)
-		err = errno;
-	if (!err && rename(tmp, path) < 0)
-		err = errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
 /* Encode B and put it at PATH: 0, or a negative code with *SYS the errno
    of a failed system call (0 if none failed).  */
 static int srv_save_bundle(const struct bt_bundle *b, const char *path,
@@ -191,7 +122,8 @@ static int srv_save_bundle(const struct bt_bundle *b, const char *path,
 	err = bt_bundle_encode(b, &data, &size);
 	if (err < 0)
 		return err == -bte_nomem ? -pse_nomem : -pse_internal;
-	*sys = srv_put_file(path, data, size);
+	if (bt_bundle_file_put(path, data, size) < 0)
+		*sys = errno;
 	free(data);
 	return *sys ? -pse_io : 0;
 }
