@@ -135,13 +135,6 @@ int rec_run(struct recorder *rec, int *status);
 /* Trace THREAD (stopped) as the options say; a new thread or child.  */
 int rec_trace_thread(struct recorder *rec, struct nat_thread *thread);
 
-/* THREAD's trace as a bundle keeps it (rec_snapshot.c), in BT: PT bytes
-   in RAW, or BTS blocks newest first in *BTS (malloc'ed); *START is the
-   oldest unit's place in all the ring recorded.  */
-int rec_thread_trace(struct nat_thread *thread, struct bt_thread *bt,
-		     struct ps_buf *raw, struct bt_bts_block **bts,
-		     uint64_t *start);
-
 /* Ended threads (rec_ended.c).  nat's on_thread_exit hook: keep the
    trace of THREAD (traced, exiting) for later snapshots, or with --full
    drain its ring into its stream.  */

@@ -33,6 +33,10 @@ BUNDLE = re.compile(r"btrace/(ptbundle\.h|bt_bundle\w*\.[ch]|bt_error\.c)$")
 # public one and the file writer's (the layout and the reader's
 # internals are the library's own).
 STUB_BUNDLE = {"btrace/ptbundle.h", "btrace/bt_bundle_file.h"}
+# The server reaches the recorder only through the one snapshot of a
+# stopped process; main.c, which starts either, is the exception.
+SERVER_REC = {"rec/snapshot.h"}
+SERVER_REC_ANY = {"server/main.c"}
 # The only nat/ headers the server may include: its door to the native
 # layer, each listed with its reason in doc/HACKING.md ("The server's
 # door into nat/").  Keep in step with it.
@@ -121,6 +125,10 @@ def main():
                     and inc not in STUB_BUNDLE:
                 problems.append(f"{path}: {layer} -> {inc}: only the "
                                 "bundle's headers for its users")
+            elif layer == "server" and target == "rec" \
+                    and inc not in SERVER_REC and path not in SERVER_REC_ANY:
+                problems.append(f"{path}: server -> {inc}: only the "
+                                "snapshot's header, rec/snapshot.h")
             elif layer == "server" and target == "nat" \
                     and inc not in SERVER_NAT:
                 problems.append(f"{path}: server -> {inc}: not one of the "

@@ -202,6 +202,8 @@ unit_tests += testsuite/unit/srv_postmortem_test
 testsuite_unit_srv_postmortem_test_LDADD = $(UNIT_LIBS)
 
 # rec/
+unit_tests += testsuite/unit/snapshot_test
+testsuite_unit_snapshot_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/rec_output_test
 testsuite_unit_rec_output_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/rec_sideband_test
