@@ -2,7 +2,7 @@
    its page copies behind a read callback, and one symbol table per
    object for names and lines.  */
 #include "btrace/bt_image.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/bt_symtab.h"
 
 #include <Zydis/Zydis.h>
@@ -64,7 +64,7 @@ static int bt_image_read_pages(uint8_t *buffer, size_t size,
 
 static int bt_image_add_sec(struct bt_image *image, const struct bt_isec *sec)
 {
-	if (BT_ARRAY_RESERVE(image->secs, image->secs_cap, image->nsecs + 1))
+	if (PS_ARRAY_RESERVE(image->secs, image->secs_cap, image->nsecs + 1))
 		return -bte_nomem;
 	image->secs[image->nsecs++] = *sec;
 	return 0;
@@ -77,9 +77,9 @@ static long bt_image_add_symtab(struct bt_image *image, struct bt_symtab *st,
 	size_t cap = image->symtabs_cap, bases_cap = cap, paths_cap = cap;
 	size_t need = image->nsymtabs + 1;
 
-	if (BT_ARRAY_RESERVE(image->symtabs, cap, need) ||
-	    BT_ARRAY_RESERVE(image->symtab_bases, bases_cap, need) ||
-	    BT_ARRAY_RESERVE(image->symtab_paths, paths_cap, need))
+	if (PS_ARRAY_RESERVE(image->symtabs, cap, need) ||
+	    PS_ARRAY_RESERVE(image->symtab_bases, bases_cap, need) ||
+	    PS_ARRAY_RESERVE(image->symtab_paths, paths_cap, need))
 		return -bte_nomem;
 	image->symtabs_cap = cap;
 	image->symtabs[image->nsymtabs] = st;

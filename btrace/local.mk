@@ -20,7 +20,6 @@ noinst_LTLIBRARIES += btrace/libptbtrace_int.la
 btrace_libptbtrace_int_la_SOURCES = \
 	btrace/ptbtrace.h \
 	btrace/ptbtrace_version.c \
-	btrace/bt_array.c btrace/bt_array.h \
 	btrace/bt_exec_span.c \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \

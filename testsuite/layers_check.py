@@ -20,7 +20,7 @@ LAYERS = {
     "common": {"common"},
     "xml": {"xml", "common"},
     "bundle": {"bundle"},
-    "btrace": {"btrace", "bundle"},
+    "btrace": {"btrace", "bundle", "common"},
     "nat/emu": {"nat/emu", "nat", "common"},
     "nat": {"nat", "nat/emu", "xml", "common"},
     "rec": {"rec", "nat", "common", "bundle"},
@@ -33,6 +33,9 @@ BUNDLE = re.compile(r"btrace/(ptbundle\.h|bt_bundle\w*\.[ch]|bt_error\.c)$")
 # public one and the file writer's (the layout and the reader's
 # internals are the library's own).
 STUB_BUNDLE = {"btrace/ptbundle.h", "btrace/bt_bundle_file.h"}
+# The only header of common/ libptbtrace may include: the array grower,
+# inline there alone, so that libptbtrace links nothing of the stub.
+BTRACE_COMMON = {"common/ps_array.h"}
 # The server reaches the recorder only through the one snapshot of a
 # stopped process; main.c, which starts either, is the exception.
 SERVER_REC = {"rec/snapshot.h"}
@@ -125,6 +128,10 @@ def main():
                     and inc not in STUB_BUNDLE:
                 problems.append(f"{path}: {layer} -> {inc}: only the "
                                 "bundle's headers for its users")
+            elif layer == "btrace" and target == "common" \
+                    and inc not in BTRACE_COMMON:
+                problems.append(f"{path}: btrace -> {inc}: only "
+                                "common/ps_array.h")
             elif layer == "server" and target == "rec" \
                     and inc not in SERVER_REC and path not in SERVER_REC_ANY:
                 problems.append(f"{path}: server -> {inc}: only the "

@@ -218,8 +218,6 @@ testsuite_unit_rec_symbol_test_LDADD = $(UNIT_LIBS)
 # btrace/ (libptbundle, libptbtrace)
 unit_tests += testsuite/unit/ptbtrace_version_test
 testsuite_unit_ptbtrace_version_test_LDADD = $(BT_UNIT_LIBS)
-unit_tests += testsuite/unit/bt_array_test
-testsuite_unit_bt_array_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_bundle_test
 testsuite_unit_bt_bundle_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_bundle_v2_test
