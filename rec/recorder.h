@@ -232,7 +232,18 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *bundle);
 void rec_full_report(struct recorder *rec);
 void rec_full_fini(struct recorder *rec);
 
-/* `ptstub record ...`: ARGV[0] is "record".  Returns the exit status. */
-int rec_main(int argc, char **argv);
+/* `ptstub record` as main's command line gives it.  */
+struct rec_command {
+	struct rec_options opts;
+	int attach;                /* record the running process PID */
+	pid_t pid;
+	int disable_randomization;
+	char **argv;               /* PROG ARGS, unless ATTACH */
+};
+
+/* The recording CMD asks for; the program's exit status (or the signal
+   it died of, raised again) is ptstub's, 1 if the recording could not
+   start.  */
+int rec_main(struct rec_command *cmd);
 
 #endif

@@ -25,6 +25,7 @@ LAYERS = {
     "nat": {"nat", "nat/emu", "xml", "common"},
     "rec": {"rec", "nat", "common", "bundle"},
     "server": {"server", "rec", "nat", "xml", "common", "bundle"},
+    "main": {"main", "server", "rec", "nat", "common"},
 }
 # libptbundle's files (btrace/local.mk): its public header, the codec,
 # the checks on load, the file writer, the error texts.
@@ -37,9 +38,11 @@ STUB_BUNDLE = {"btrace/ptbundle.h", "btrace/bt_bundle_file.h"}
 # inline there alone, so that libptbtrace links nothing of the stub.
 BTRACE_COMMON = {"common/ps_array.h"}
 # The server reaches the recorder only through the one snapshot of a
-# stopped process; main.c, which starts either, is the exception.
+# stopped process: the two front ends stand side by side below main/.
 SERVER_REC = {"rec/snapshot.h"}
-SERVER_REC_ANY = {"server/main.c"}
+# main/ starts a front end: of nat/ it names only the trace sources and
+# engines its command line chooses.
+MAIN_NAT = {"nat/btrace.h"}
 # The only nat/ headers the server may include: its door to the native
 # layer, each listed with its reason in doc/HACKING.md ("The server's
 # door into nat/").  Keep in step with it.
@@ -133,9 +136,12 @@ def main():
                 problems.append(f"{path}: btrace -> {inc}: only "
                                 "common/ps_array.h")
             elif layer == "server" and target == "rec" \
-                    and inc not in SERVER_REC and path not in SERVER_REC_ANY:
+                    and inc not in SERVER_REC:
                 problems.append(f"{path}: server -> {inc}: only the "
                                 "snapshot's header, rec/snapshot.h")
+            elif layer == "main" and target == "nat" \
+                    and inc not in MAIN_NAT:
+                problems.append(f"{path}: main -> {inc}: only nat/btrace.h")
             elif layer == "server" and target == "nat" \
                     and inc not in SERVER_NAT:
                 problems.append(f"{path}: server -> {inc}: not one of the "

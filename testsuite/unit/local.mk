@@ -215,6 +215,10 @@ testsuite_unit_rec_ended_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/rec_symbol_test
 testsuite_unit_rec_symbol_test_LDADD = $(UNIT_LIBS)
 
+# main/
+unit_tests += testsuite/unit/cmdline_test
+testsuite_unit_cmdline_test_LDADD = main/libpsmain.a $(UNIT_LIBS)
+
 # btrace/ (libptbundle, libptbtrace)
 unit_tests += testsuite/unit/ptbtrace_version_test
 testsuite_unit_ptbtrace_version_test_LDADD = $(BT_UNIT_LIBS)
