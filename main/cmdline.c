@@ -165,6 +165,39 @@ struct both {
 	int norandom;
 };
 
+/* An option's words and what each means, up to a NULL name.  */
+struct word {
+	const char *name;
+	int value;
+};
+
+static const struct word sources[] = {
+	{ "auto", nat_btrace_auto }, { "hardware", nat_btrace_hardware },
+	{ "emulated", nat_btrace_emulated }, { NULL, 0 },
+};
+
+static const struct word engines[] = {
+	{ "auto", nat_btrace_engine_auto },
+	{ "ptrace", nat_btrace_engine_ptrace },
+	{ "cache", nat_btrace_engine_cache }, { NULL, 0 },
+};
+
+static const struct word formats[] = {
+	{ "pt", trace_format_pt }, { "bts", trace_format_bts }, { NULL, 0 },
+};
+
+/* TEXT's meaning among WORDS into *VALUE; -1 if it is none of them.  */
+static int parse_word(const struct word *words, const char *text,
+		      int *value)
+{
+	for (; words->name; words++)
+		if (!strcmp(words->name, text)) {
+			*value = words->value;
+			return 0;
+		}
+	return -1;
+}
+
 /* One of the options both modes take, C with its argument TEXT, into
    B: 1 if it was one, 0 if not, -1 if its argument is bad (said on
    stderr, prefixed by PREFIX, with END after the text: each mode keeps
@@ -177,26 +210,14 @@ static int parse_both(int c, const char *text, struct both *b,
 	case opt_norandom: b->norandom = 1; return 1;
 	case opt_random: b->norandom = 0; return 1;
 	case opt_btrace_source:
-		if (!strcmp(text, "auto"))
-			b->policy = nat_btrace_auto;
-		else if (!strcmp(text, "hardware"))
-			b->policy = nat_btrace_hardware;
-		else if (!strcmp(text, "emulated"))
-			b->policy = nat_btrace_emulated;
-		else {
+		if (parse_word(sources, text, &b->policy) < 0) {
 			fprintf(stderr, "%s --btrace-source %s: use auto, "
 				"hardware or emulated%s\n", prefix, text, end);
 			return -1;
 		}
 		return 1;
 	case opt_btrace_engine:
-		if (!strcmp(text, "auto"))
-			b->engine = nat_btrace_engine_auto;
-		else if (!strcmp(text, "ptrace"))
-			b->engine = nat_btrace_engine_ptrace;
-		else if (!strcmp(text, "cache"))
-			b->engine = nat_btrace_engine_cache;
-		else {
+		if (parse_word(engines, text, &b->engine) < 0) {
 			fprintf(stderr, "%s --btrace-engine %s: use auto, "
 				"ptrace or cache%s\n", prefix, text, end);
 			return -1;
@@ -407,11 +428,7 @@ int cmdline_parse_record(int argc, char **argv, struct rec_command *cmd)
 			}
 			break;
 		case opt_format:
-			if (!strcmp(optarg, "pt"))
-				o->format = trace_format_pt;
-			else if (!strcmp(optarg, "bts"))
-				o->format = trace_format_bts;
-			else {
+			if (parse_word(formats, optarg, &o->format) < 0) {
 				fprintf(stderr, "ptstub record: bad --format "
 					"%s: use pt or bts\n", optarg);
 				return 2;

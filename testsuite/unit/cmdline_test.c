@@ -123,19 +123,25 @@ Test(cmdline, record_s_errors_exit_2, .init = cr_redirect_stderr)
 	char *b[] = { "record", "--attach", "0", NULL };
 	char *c[] = { "record", "--trigger-count=2", "--", "p", NULL };
 	char *d[] = { "record", "--size=12X", "--", "p", NULL };
+	char *e[] = { "record", "--format=lbr", "--", "p", NULL };
+	char *f[] = { "record", "--format=bts", "--", "p", NULL };
 	struct rec_command cmd;
 
 	cr_assert_eq(record(&cmd, a), 2);
 	cr_assert_eq(record(&cmd, b), 2);
 	cr_assert_eq(record(&cmd, c), 2);
 	cr_assert_eq(record(&cmd, d), 2);
+	cr_assert_eq(record(&cmd, e), 2);
+	cr_assert_eq(record(&cmd, f), -1);
+	cr_assert_eq(cmd.opts.format, trace_format_bts);
 	fflush(stderr);
 	cr_assert_stderr_eq_str(
 		"ptstub record: bad --btrace-engine magic: use auto, ptrace "
 		"or cache\n"
 		"ptstub record: bad process ID: 0\n"
 		"ptstub record: --trigger-count needs --trigger\n"
-		"ptstub record: bad --size 12X: use BYTES, with K, M or G\n",
+		"ptstub record: bad --size 12X: use BYTES, with K, M or G\n"
+		"ptstub record: bad --format lbr: use pt or bts\n",
 		"");
 }
 
