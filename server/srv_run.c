@@ -82,6 +82,33 @@ static void release_all(struct nat_target *target)
 	}
 }
 
+/* The next client: ptstub's stdin and stdout (STDIO), or a connection
+   accepted on L and said on stderr; CONN set up, with --remote-debug's
+   log.  *FD is the socket (0 for stdio).  */
+static int srv_run_connect(struct rsp_listener *l, int stdio,
+			   const struct srv_options *opts,
+			   struct rsp_conn *conn, int *fd)
+{
+	char host[256];
+	int port = 0, err;
+
+	*fd = 0;
+	if (stdio) {
+		rsp_conn_init(conn, 0, 1);
+	} else {
+		err = rsp_listen_accept(l, fd, host, sizeof(host), &port);
+		if (err < 0)
+			return err;
+		fprintf(stderr, "Remote debugging from host %s, port %d\n",
+			host, port);
+		rsp_conn_init(conn, *fd, *fd);
+	}
+	if (opts->remote_debug)
+		rsp_conn_set_debug(conn, opts->debug_file ? opts->debug_file
+				   : stderr);
+	return 0;
+}
+
 int srv_run_postmortem(const char *file, const char *comm,
 		       const struct srv_options *opts)
 {
@@ -105,23 +132,11 @@ int srv_run_postmortem(const char *file, const char *comm,
 			rsp_listen_port(&listener));
 	while (!pm.done) {
 		struct rsp_conn conn;
-		char host[256];
-		int fd = 0, port = 0;
+		int fd;
 
-		if (stdio) {
-			rsp_conn_init(&conn, 0, 1);
-		} else {
-			err = rsp_listen_accept(&listener, &fd, host,
-						sizeof(host), &port);
-			if (err < 0)
-				break;
-			fprintf(stderr, "Remote debugging from host %s, port "
-				"%d\n", host, port);
-			rsp_conn_init(&conn, fd, fd);
-		}
-		if (opts->remote_debug)
-			rsp_conn_set_debug(&conn, opts->debug_file ?
-					   opts->debug_file : stderr);
+		err = srv_run_connect(&listener, stdio, opts, &conn, &fd);
+		if (err < 0)
+			break;
 		err = srv_pm_serve(&pm, &conn);
 		rsp_conn_fini(&conn);
 		if (!stdio)
@@ -193,24 +208,14 @@ int srv_run(struct srv_run_options *run)
 
 	for (;;) {
 		struct rsp_conn conn;
-		char host[256];
-		int fd = 0, port = 0;
+		int fd;
 
-		if (opts->stdio) {
+		if (opts->stdio)
 			fprintf(stderr, "Remote debugging using stdio\n");
-			rsp_conn_init(&conn, 0, 1);
-		} else {
-			err = rsp_listen_accept(&listener, &fd, host, sizeof(host),
-						&port);
-			if (err < 0)
-				break;
-			fprintf(stderr, "Remote debugging from host %s, port %d\n",
-				host, port);
-			rsp_conn_init(&conn, fd, fd);
-		}
-		if (opts->remote_debug)
-			rsp_conn_set_debug(&conn, opts->debug_file ?
-					   opts->debug_file : stderr);
+		err = srv_run_connect(&listener, opts->stdio, opts, &conn,
+				      &fd);
+		if (err < 0)
+			break;
 		/* Like gdbserver: with --once nobody else may connect.  */
 		if (opts->once && !opts->stdio) {
 			term_listen_fd = -1;
