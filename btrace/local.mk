@@ -11,7 +11,8 @@ btrace_libptbundle_la_SOURCES = \
 	btrace/bt_bundle_format.h \
 	btrace/bt_bundle_write.c \
 	btrace/bt_bundle_file.c btrace/bt_bundle_file.h \
-	btrace/bt_bundle.c btrace/bt_bundle_int.h btrace/bt_bundle_v2.c
+	btrace/bt_bundle.c btrace/bt_bundle_int.h btrace/bt_bundle_v2.c \
+	btrace/bt_bundle_record.c
 btrace_libptbundle_la_LIBADD = $(LIBDEFLATE_LIBS)
 
 # Every object of the library, all symbols visible, for the tests that
