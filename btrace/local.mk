@@ -31,7 +31,8 @@ btrace_libptbtrace_int_la_SOURCES = \
 	btrace/bt_plt.c btrace/bt_plt.h \
 	btrace/bt_debuglink.c btrace/bt_debuglink.h \
 	btrace/bt_msym_name.c btrace/bt_msym_name.h \
-	btrace/bt_image.c btrace/bt_image.h \
+	btrace/bt_image.c btrace/bt_image.h btrace/bt_image_int.h \
+	btrace/bt_image_sym.c \
 	btrace/bt_wide.c btrace/bt_wide.h \
 	btrace/bt_segs.c btrace/bt_segs.h \
 	btrace/bt_ftrace.c btrace/bt_ftrace.h btrace/bt_seg.h \
