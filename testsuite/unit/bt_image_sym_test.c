@@ -11,16 +11,6 @@
 static struct bt_corpus corpus;
 BT_CORPUS_TEST_MAIN(bt_image_sym, corpus)
 
-static struct bt_image *image_of(const struct bt_bundle *b)
-{
-	struct bt_image *image = NULL;
-	struct bt_diag diag;
-
-	bt_diag_init(&diag);
-	cr_assert_eq(bt_image_alloc(&image, b, &diag), 0, "%s", diag.text);
-	return image;
-}
-
 Test(bt_image_sym, symbols_of_the_real_program)
 {
 	struct bt_image *image;
@@ -30,7 +20,7 @@ Test(bt_image_sym, symbols_of_the_real_program)
 	const char *names[] = { "main", "f", "g" };
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	image = image_of(&corpus.bundle);
+	image = bt_corpus_image(&corpus.bundle);
 	for (int i = 0; i < 3; ++i) {
 		/* Anywhere inside, including the last instruction.  */
 		uint64_t pcs[] = { fns[i]->address, fns[i]->address + 1,
@@ -59,7 +49,7 @@ Test(bt_image_sym, lines_follow_the_source_markers)
 	int line;
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	image = image_of(&corpus.bundle);
+	image = bt_corpus_image(&corpus.bundle);
 
 	cr_assert_eq(bt_image_line(image, corpus.main.address, &line, &file), 0);
 	cr_assert_eq(line, bt_corpus_line(&corpus, "L:main_open"));
@@ -80,7 +70,7 @@ Test(bt_image_sym, the_symtab_of_an_address)
 	struct bt_msym msym;
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	image = image_of(&corpus.bundle);
+	image = bt_corpus_image(&corpus.bundle);
 	st = bt_image_symtab_at(image, corpus.main.address);
 	cr_assert_not_null(st);
 	cr_assert_eq(bt_symtab_msym(st, corpus.main.address, &msym), 0);

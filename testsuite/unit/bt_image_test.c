@@ -17,16 +17,6 @@
 static struct bt_corpus corpus;
 BT_CORPUS_TEST_MAIN(bt_image, corpus)
 
-static struct bt_image *image_of(const struct bt_bundle *b)
-{
-	struct bt_image *image = NULL;
-	struct bt_diag diag;
-
-	bt_diag_init(&diag);
-	cr_assert_eq(bt_image_alloc(&image, b, &diag), 0, "%s", diag.text);
-	return image;
-}
-
 Test(bt_image, reads_and_decodes_the_files_code)
 {
 	struct bt_image *image;
@@ -35,7 +25,7 @@ Test(bt_image, reads_and_decodes_the_files_code)
 	int len;
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	image = image_of(&corpus.bundle);
+	image = bt_corpus_image(&corpus.bundle);
 
 	cr_assert_eq(bt_image_read(image, corpus.main.address, bytes,
 				   sizeof(bytes)), (int) sizeof(bytes));
@@ -71,7 +61,7 @@ Test(bt_image, page_copies_are_code_without_symbols)
 	b.format = btf_pt;
 	b.pages = &page;
 	b.npages = 1;
-	image = image_of(&b);
+	image = bt_corpus_image(&b);
 
 	cr_assert_eq(bt_image_read(image, 0x7000000, back, sizeof(back)),
 		     (int) sizeof(code));
@@ -163,7 +153,7 @@ Test(bt_image, the_vdso_copy_has_its_symbols)
 	b.format = btf_pt;
 	b.pages = &page;
 	b.npages = 1;
-	image = image_of(&b);
+	image = bt_corpus_image(&b);
 	/* The vDSO links at 0: its symbols move with the copy's address.  */
 	cr_assert_eq(bt_image_symbol(image, 0x7ffff7fc1000 + value, &sym), 0);
 	cr_assert_str_eq(sym.name, name);
@@ -218,7 +208,7 @@ Test(bt_image, the_build_id_must_match)
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
 	corpus.mapping.build_id = id;
 	corpus.mapping.build_id_size = len;
-	image = image_of(&corpus.bundle);
+	image = bt_corpus_image(&corpus.bundle);
 	bt_image_free(image);
 
 	id[0] ^= 0xff;
