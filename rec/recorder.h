@@ -1,6 +1,6 @@
 /* `ptstub record`: the flight recorder.  It drives the native layer
    (nat/) with no RSP client: every thread of the program traced into a
-   ring, and a bundle (btrace/'s writer) written on a trigger: SIGUSR2 to
+   ring, and a bundle (rec/snapshot.h) written on a trigger: SIGUSR2 to
    ptstub, the program dying of a fatal signal (then with its core), entry
    to a function, the program's exit.  The program runs as it would
    without ptstub: its signals reach it, its exit status is ptstub's.  */
@@ -20,8 +20,6 @@ struct bt_sideband;
 struct bt_bundle;
 struct bt_thread;
 struct bt_mapping;
-struct bt_bts_block;
-struct ps_buf;
 
 /* --full: one thread's whole trace.  */
 struct rec_stream {
