@@ -43,7 +43,7 @@
    Version 3 adds, at most once:
      time     u64 zero, u32 mult, u16 shift, u16 0: what turns the TSC
               packets of the traces into nanoseconds, as perf does
-              (ptbtrace.h, struct bt_time)                      (16 bytes)  */
+              (ptbundle.h, struct bt_time)                      (16 bytes)  */
 #ifndef BT_BUNDLE_FORMAT_H
 #define BT_BUNDLE_FORMAT_H
 

@@ -1,9 +1,10 @@
 /* The bundle reader's internals, shared by its version 1 records
-   (bt_bundle.c) and the version 2 ones (bt_bundle_v2.c).  */
+   (bt_bundle.c) and the version 2 ones (bt_bundle_v2.c), which both
+   read records with bt_bundle_record.c's helpers.  */
 #ifndef BT_BUNDLE_INT_H
 #define BT_BUNDLE_INT_H
 
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -30,6 +31,7 @@ struct bt_record {
 	const uint8_t *payload;
 };
 
+/* bt_bundle_record.c: a little-endian integer of BYTES bytes at P.  */
 uint64_t bt_get_le(const uint8_t *p, int bytes);
 
 int bt_want_length(const struct bt_record *rec, uint32_t want,

@@ -1,15 +1,14 @@
-/* The trace bundle writer.  It depends on libc and libdeflate's CRC-32
-   alone so that the stub can link this one object for `monitor btrace
-   save`.  */
-#include "btrace/ptbtrace.h"
+/* The trace bundle encoder.  Like all of libptbundle it needs libc and
+   libdeflate's CRC-32 alone, so that the stub links it without the
+   client library's decoders.  */
+#include "btrace/ptbundle.h"
 #include "btrace/bt_bundle_format.h"
+#include "btrace/bt_bundle_file.h"
 
 #include <errno.h>
 #include <libdeflate.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 uint32_t bt_bundle_crc32(uint32_t crc, const void *data, size_t size)
 {
@@ -483,8 +482,8 @@ int bt_bundle_encode(const struct bt_bundle *bundle, uint8_t **data,
 int bt_bundle_write_file(const struct bt_bundle *bundle, const char *path)
 {
 	uint8_t *data;
-	size_t size, done;
-	int fd, errcode, saved;
+	size_t size;
+	int errcode, saved;
 
 	if (!path)
 		return -bte_invalid;
@@ -492,27 +491,9 @@ int bt_bundle_write_file(const struct bt_bundle *bundle, const char *path)
 	errcode = bt_bundle_encode(bundle, &data, &size);
 	if (errcode < 0)
 		return errcode;
-
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		free(data);
-		return -bte_io;
-	}
-
-	for (done = 0; done < size;) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		done += (size_t) n;
-	}
+	errcode = bt_bundle_file_put(path, data, size);
 	saved = errno;
 	free(data);
-	if (close(fd) < 0 || done != size) {
-		errno = saved;
-		return -bte_io;
-	}
-	return 0;
+	errno = saved;
+	return errcode;
 }

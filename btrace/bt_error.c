@@ -1,5 +1,5 @@
-/* Error texts and diagnostics for libptbtrace.  */
-#include "btrace/ptbtrace.h"
+/* Error texts and diagnostics for libptbundle and libptbtrace.  */
+#include "btrace/ptbundle.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -2,7 +2,7 @@
    on call, return, tail call and change of function; up/prev/next links;
    gaps for decode errors.  Blocks, not instructions, are stored.  */
 #include "btrace/bt_seg.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -60,9 +60,8 @@ static int bt_key_intern(struct bt_ftrace *ft, const struct bt_func_key *key,
 		}
 	}
 
-	errcode = BT_ARRAY_RESERVE(ft->keys, ft->keys_cap, ft->nkeys + 1);
-	if (errcode < 0)
-		return errcode;
+	if (PS_ARRAY_RESERVE(ft->keys, ft->keys_cap, ft->nkeys + 1))
+		return -bte_nomem;
 	ft->keys[ft->nkeys] = *key;
 	ft->key_hash[h] = (uint32_t) ft->nkeys + 1;
 	*index = (uint32_t) ft->nkeys++;

@@ -1,7 +1,7 @@
 /* DWARF line program headers (see bt_line_header.h): DWARF 5's entry
    formats with their string forms, the older NUL-terminated lists.  */
 #include "btrace/bt_line_header.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <dwarf.h>
@@ -94,7 +94,7 @@ static const char *bt_sec_str(const Elf_Data *d, uint64_t off)
 int bt_lhdr_add_file(struct bt_lhdr *h, const char *name,
 			    uint64_t dir)
 {
-	if (BT_ARRAY_RESERVE(h->files, h->files_cap, h->nfiles + 1))
+	if (PS_ARRAY_RESERVE(h->files, h->files_cap, h->nfiles + 1))
 		return -bte_nomem;
 	h->files[h->nfiles].name = name;
 	h->files[h->nfiles].dir = dir;
@@ -261,7 +261,7 @@ int bt_lhdr_read(struct bt_lhdr *h, const struct bt_dsecs *secs,
 
 		if (!d || !d[0])
 			break;
-		if (BT_ARRAY_RESERVE(h->dirs, cap, h->ndirs + 1))
+		if (PS_ARRAY_RESERVE(h->dirs, cap, h->ndirs + 1))
 			return -bte_nomem;
 		h->dirs[h->ndirs++] = d;
 	}

@@ -4,7 +4,7 @@
    pc (p), the process's mappings (vFile of /proc/PID/maps; the files
    must be at the same paths here) and copies of its vDSO (m).  */
 #include "btrace/bt_rsp.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,7 +179,7 @@ static int bt_live_copy(struct bt_live *l, uint64_t lo, uint64_t size,
 
 	if (!bytes)
 		return 0;
-	if (BT_ARRAY_RESERVE(l->pages, *pcap, l->b.npages + 1)) {
+	if (PS_ARRAY_RESERVE(l->pages, *pcap, l->b.npages + 1)) {
 		free(bytes);
 		return bt_diag_set(diag, bte_nomem, 0, 0, "out of memory");
 	}
@@ -223,7 +223,7 @@ static int bt_live_maps(struct bt_live *l, struct bt_diag *diag)
 			if (errcode < 0)
 				return errcode;
 		} else if (line[name] == '/') {
-			if (BT_ARRAY_RESERVE(l->maps, cap, l->b.nmappings + 1))
+			if (PS_ARRAY_RESERVE(l->maps, cap, l->b.nmappings + 1))
 				return bt_diag_set(diag, bte_nomem, 0, 0,
 						   "out of memory");
 			l->maps[l->b.nmappings++] = (struct bt_mapping) {

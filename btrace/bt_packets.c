@@ -2,7 +2,7 @@
    (gdb/btrace.c: the maint commands): PT packets decoded with libipt's
    packet decoder, pads skipped as GDB does by default; BTS blocks.  */
 #include "btrace/bt_packets.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/bt_history.h"
 #include "btrace/bt_json.h"
 
@@ -13,7 +13,7 @@
 static int bt_packets_push(struct bt_packets *p, size_t *cap,
 			   const struct bt_packet *packet)
 {
-	if (BT_ARRAY_RESERVE(p->packets, *cap, p->count + 1))
+	if (PS_ARRAY_RESERVE(p->packets, *cap, p->count + 1))
 		return -bte_nomem;
 	p->packets[p->count++] = *packet;
 	return 0;

@@ -1,6 +1,6 @@
 /* The perf.data file writer: see bt_perf_data.h.  */
 #include "btrace/bt_perf_data.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +33,7 @@ void bt_perf_buf_put(struct bt_perf_buf *buf, const void *data, size_t size)
 {
 	if (buf->failed)
 		return;
-	if (BT_ARRAY_RESERVE(buf->data, buf->cap, buf->len + size)) {
+	if (PS_ARRAY_RESERVE(buf->data, buf->cap, buf->len + size)) {
 		buf->failed = 1;
 		return;
 	}

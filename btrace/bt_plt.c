@@ -1,6 +1,6 @@
 /* Synthetic symbols for PLT entries, as BFD makes them for GDB.  */
 #include "btrace/bt_plt.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <inttypes.h>
@@ -60,7 +60,7 @@ static size_t bt_plt_slots(Elf *elf, struct bt_slot **out)
 				if (!name || !name[0])
 					continue;
 			}
-			if (BT_ARRAY_RESERVE(slots, cap, n + 1))
+			if (PS_ARRAY_RESERVE(slots, cap, n + 1))
 				break;
 			slots[n].address = rela.r_offset;
 			slots[n].name = name;

@@ -4,7 +4,7 @@
    Frames are function instances: a segment and its prev/next chain, as
    GDB's btrace frame unwinder identifies them; lines come from DWARF.  */
 #include "btrace/bt_history.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +32,7 @@ static int bt_replay_collect(uint64_t ip, void *ctx)
 {
 	struct bt_replay *r = ctx;
 
-	if (BT_ARRAY_RESERVE(r->pcs, r->pcs_cap, r->count + 1))
+	if (PS_ARRAY_RESERVE(r->pcs, r->pcs_cap, r->count + 1))
 		return -bte_nomem;
 	r->pcs[r->count++] = ip;
 	return 0;

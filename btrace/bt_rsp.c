@@ -6,7 +6,7 @@
    pieces, or an ack alone, otherwise waits for the peer's delayed ack
    (40 ms a packet on Linux).  */
 #include "btrace/bt_rsp.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 
 #include <errno.h>
 #include <netdb.h>
@@ -131,7 +131,7 @@ static int bt_rsp_put(struct bt_rsp *r, const void *data, size_t len)
 
 static int bt_rsp_append(struct bt_rsp *r, char c)
 {
-	if (BT_ARRAY_RESERVE(r->buf, r->cap, r->len + 2))
+	if (PS_ARRAY_RESERVE(r->buf, r->cap, r->len + 2))
 		return -bte_nomem;
 	r->buf[r->len++] = c;
 	r->buf[r->len] = 0;

@@ -2,7 +2,7 @@
    and a file that cannot be opened is reported as GDB reports it (an
    error the first time in a row, "N\tin FILE" after).  */
 #include "btrace/bt_source.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <errno.h>
@@ -55,7 +55,7 @@ static int bt_source_read(struct bt_source *s, const char *path)
 	if (!in)
 		return errno ? errno : ENOENT;
 	while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
-		if (BT_ARRAY_RESERVE(s->text, cap, s->size + n + 1)) {
+		if (PS_ARRAY_RESERVE(s->text, cap, s->size + n + 1)) {
 			fclose(in);
 			return ENOMEM;
 		}

@@ -1,7 +1,7 @@
 /* ELF symbols (libelf) and DWARF functions and lines (libdw) of one
    object, sorted once so that each lookup is a binary search.  */
 #include "btrace/bt_symtab.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/bt_symtab_int.h"
 #include "btrace/bt_plt.h"
 #include "btrace/bt_debuglink.h"
@@ -25,7 +25,7 @@ const char *bt_symtab_intern(struct bt_symtab *st, const char *text)
 		if (strcmp(st->strings[i], text) == 0)
 			return st->strings[i];
 
-	if (BT_ARRAY_RESERVE(st->strings, st->strings_cap, st->nstrings + 1))
+	if (PS_ARRAY_RESERVE(st->strings, st->strings_cap, st->nstrings + 1))
 		return NULL;
 	st->strings[st->nstrings] = strdup(text);
 	if (!st->strings[st->nstrings])
@@ -114,7 +114,7 @@ static int bt_symtab_load_symbols(struct bt_symtab *st, struct bt_msyms *t,
 		return 0;
 	count = shdr->sh_size / shdr->sh_entsize;
 
-	if (BT_ARRAY_RESERVE(t->v, t->cap, t->n + count + 1))
+	if (PS_ARRAY_RESERVE(t->v, t->cap, t->n + count + 1))
 		return -bte_nomem;
 	msyms = t->v;
 
@@ -154,7 +154,7 @@ static int bt_symtab_add_plt(void *ctx, uint64_t address, uint32_t shndx,
 	interned = bt_symtab_intern(st, plt);
 	free(plt);
 	if (!interned ||
-	    BT_ARRAY_RESERVE(st->main_syms.v, st->main_syms.cap,
+	    PS_ARRAY_RESERVE(st->main_syms.v, st->main_syms.cap,
 			     st->main_syms.n + 1))
 		return -bte_nomem;
 	m = st->main_syms.v;
@@ -176,7 +176,7 @@ static int bt_symtab_add_got_plt(void *ctx, uint64_t address,
 	struct bt_msym *m;
 
 	if (!interned ||
-	    BT_ARRAY_RESERVE(st->data_syms.v, st->data_syms.cap,
+	    PS_ARRAY_RESERVE(st->data_syms.v, st->data_syms.cap,
 			     st->data_syms.n + 1))
 		return -bte_nomem;
 	m = st->data_syms.v;

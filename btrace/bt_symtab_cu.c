@@ -3,7 +3,7 @@
    function question about an address inside the CU's ranges, since
    reading every CU of a library up front was most of ptbtrace's time.  */
 #include "btrace/bt_symtab_int.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <gelf.h>
@@ -22,7 +22,7 @@ static int bt_cu_range_cmp(const void *a, const void *b)
 static int bt_cus_add_range(struct bt_cus *cus, size_t *cap, uint64_t low,
 			    uint64_t high, uint32_t cu)
 {
-	if (BT_ARRAY_RESERVE(cus->ranges, *cap, cus->nranges + 1))
+	if (PS_ARRAY_RESERVE(cus->ranges, *cap, cus->nranges + 1))
 		return -bte_nomem;
 	cus->ranges[cus->nranges].low = low;
 	cus->ranges[cus->nranges].high = high;
@@ -33,7 +33,7 @@ static int bt_cus_add_range(struct bt_cus *cus, size_t *cap, uint64_t low,
 
 static int bt_cus_add(struct bt_cus *cus, size_t *cap, Dwarf_Off die_off)
 {
-	if (BT_ARRAY_RESERVE(cus->v, *cap, cus->n + 1))
+	if (PS_ARRAY_RESERVE(cus->v, *cap, cus->n + 1))
 		return -bte_nomem;
 	cus->v[cus->n].die_off = die_off;
 	cus->v[cus->n].loaded = 0;

@@ -2,7 +2,7 @@
    function names (linkage names for C asm labels), the file names GDB
    displays, and find_pc_line's choice among rows at one address.  */
 #include "btrace/bt_symtab_int.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/ptbtrace.h"
 
 #include <dwarf.h>
@@ -106,7 +106,7 @@ static int bt_symtab_add_dfunc(struct bt_symtab *st, uint32_t cu_index,
 	while ((off = dwarf_ranges(die, off, &base, &low, &high)) > 0) {
 		struct bt_dfunc_ent *e;
 
-		if (BT_ARRAY_RESERVE(st->dfuncs, st->dfuncs_cap,
+		if (PS_ARRAY_RESERVE(st->dfuncs, st->dfuncs_cap,
 				     st->ndfuncs + 1))
 			return -bte_nomem;
 		if (!has_entry) {

@@ -7,7 +7,7 @@
    lookup is a binary search.  libdw's rows are not enough: they are
    sorted by address across sequences and lose the file switches.  */
 #include "btrace/bt_line_header.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 #include "btrace/bt_symtab_int.h"
 #include "btrace/ptbtrace.h"
 
@@ -39,9 +39,9 @@ static int bt_lbuild_new_sub(struct bt_lbuild *b, const char *name,
 		size_t cap = b->subs_cap, caps_cap = cap, ids_cap = cap;
 		size_t need = cl->nsubs + 1;
 
-		if (BT_ARRAY_RESERVE(cl->subs, cap, need) ||
-		    BT_ARRAY_RESERVE(b->caps, caps_cap, need) ||
-		    BT_ARRAY_RESERVE(b->ids, ids_cap, need))
+		if (PS_ARRAY_RESERVE(cl->subs, cap, need) ||
+		    PS_ARRAY_RESERVE(b->caps, caps_cap, need) ||
+		    PS_ARRAY_RESERVE(b->ids, ids_cap, need))
 			return -bte_nomem;
 		b->subs_cap = cap;
 	}
@@ -125,7 +125,7 @@ static int bt_lbuild_record(struct bt_lbuild *b, int sub, int line,
 		if (!have_last || last_line == 0)
 			return 0;
 	}
-	if (BT_ARRAY_RESERVE(s->v, b->caps[sub], s->n + 1))
+	if (PS_ARRAY_RESERVE(s->v, b->caps[sub], s->n + 1))
 		return -bte_nomem;
 	s->v[s->n].pc = pc;
 	s->v[s->n].line = line;

@@ -3,7 +3,7 @@
    stub sends them.  Every element and attribute is checked against the
    DTDs; errors name the element, its line and byte offset.  */
 #include "btrace/ptbtrace.h"
-#include "btrace/bt_array.h"
+#include "common/ps_array.h"
 
 #include <ctype.h>
 #include <expat.h>
@@ -125,7 +125,7 @@ static int bt_xml_block(struct bt_xml_state *st, const char **attrs)
 			  &end) < 0)
 		return -1;
 
-	if (BT_ARRAY_RESERVE(out->trace, st->cap, out->trace_size + 16)) {
+	if (PS_ARRAY_RESERVE(out->trace, st->cap, out->trace_size + 16)) {
 		bt_xml_fail(st, "out of memory at <%s>", "block", NULL);
 		return -1;
 	}
@@ -363,7 +363,7 @@ static void XMLCALL bt_xml_chars(void *data, const char *s, int len)
 			}
 		return;
 	}
-	if (BT_ARRAY_RESERVE(st->text, st->text_cap,
+	if (PS_ARRAY_RESERVE(st->text, st->text_cap,
 			     st->text_len + (size_t) len + 1)) {
 		bt_xml_fail(st, "out of memory at <%s>", "raw", NULL);
 		return;

@@ -1,22 +1,26 @@
-# btrace/: libptbtrace, the client-side btrace library, and the ptbtrace
-# tool.  The bundle reader and writer are a convenience library of their
-# own, so that the stub links them (with libdeflate only) and the library
-# includes them, each compiled once.
+# btrace/: libptbundle, the trace bundle's format; on it libptbtrace,
+# the client-side btrace library, and the ptbtrace tool.  libptbundle is
+# a convenience library: the stub links it (with libdeflate only) and
+# libptbtrace includes it, each object compiled once; its header is
+# installed with libptbtrace's, which includes it.
 noinst_LTLIBRARIES += btrace/libptbundle.la
+include_HEADERS += btrace/ptbundle.h
 btrace_libptbundle_la_SOURCES = \
-	btrace/ptbtrace.h \
+	btrace/ptbundle.h \
 	btrace/bt_error.c \
 	btrace/bt_bundle_format.h \
 	btrace/bt_bundle_write.c \
-	btrace/bt_bundle.c btrace/bt_bundle_int.h btrace/bt_bundle_v2.c
+	btrace/bt_bundle_file.c btrace/bt_bundle_file.h \
+	btrace/bt_bundle.c btrace/bt_bundle_int.h btrace/bt_bundle_v2.c \
+	btrace/bt_bundle_record.c
 btrace_libptbundle_la_LIBADD = $(LIBDEFLATE_LIBS)
 
 # Every object of the library, all symbols visible, for the tests that
 # reach past the public API; the installed library wraps it.
 noinst_LTLIBRARIES += btrace/libptbtrace_int.la
 btrace_libptbtrace_int_la_SOURCES = \
+	btrace/ptbtrace.h \
 	btrace/ptbtrace_version.c \
-	btrace/bt_array.c btrace/bt_array.h \
 	btrace/bt_exec_span.c \
 	btrace/bt_symtab.c btrace/bt_symtab.h btrace/bt_symtab_int.h \
 	btrace/bt_symtab_dwarf.c \
@@ -27,7 +31,8 @@ btrace_libptbtrace_int_la_SOURCES = \
 	btrace/bt_plt.c btrace/bt_plt.h \
 	btrace/bt_debuglink.c btrace/bt_debuglink.h \
 	btrace/bt_msym_name.c btrace/bt_msym_name.h \
-	btrace/bt_image.c btrace/bt_image.h \
+	btrace/bt_image.c btrace/bt_image.h btrace/bt_image_int.h \
+	btrace/bt_image_sym.c \
 	btrace/bt_wide.c btrace/bt_wide.h \
 	btrace/bt_segs.c btrace/bt_segs.h \
 	btrace/bt_ftrace.c btrace/bt_ftrace.h btrace/bt_seg.h \

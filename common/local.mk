@@ -7,4 +7,4 @@ common_libpscommon_a_SOURCES = \
 	common/gdb_signals.c common/gdb_signals.h \
 	common/trace.c common/trace.h \
 	common/ps_crc32.c common/ps_crc32.h \
-	common/ps_array.c common/ps_array.h
+	common/ps_array.h

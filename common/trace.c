@@ -26,7 +26,8 @@ int trace_blocks_reserve(struct trace_blocks *blocks, size_t n)
 {
 	if (n > SIZE_MAX - blocks->len)
 		return -pse_nomem;
-	return PS_ARRAY_RESERVE(blocks->block, blocks->cap, blocks->len + n);
+	return PS_ARRAY_RESERVE(blocks->block, blocks->cap, blocks->len + n)
+		? -pse_nomem : 0;
 }
 
 int trace_blocks_push(struct trace_blocks *blocks, uint64_t begin,

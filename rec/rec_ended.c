@@ -8,7 +8,8 @@
    With --full the thread's stream keeps its trace instead: its ring is
    drained one last time.  */
 #include "rec/recorder.h"
-#include "btrace/ptbtrace.h"
+#include "rec/snapshot.h"
+#include "btrace/ptbundle.h"
 #include "nat/btrace.h"
 #include "common/ps_array.h"
 #include "common/ps_buf.h"
@@ -73,7 +74,7 @@ int rec_ended_add(struct recorder *rec, struct nat_thread *thread)
 
 	memset(&bt, 0, sizeof(bt));
 	ps_buf_init(&raw);
-	err = rec_thread_trace(thread, &bt, &raw, &bts, &start);
+	err = snapshot_thread_trace(thread, &bt, &raw, &bts, &start);
 	if (err < 0) {
 		ps_buf_fini(&raw);
 		free(bts);

@@ -5,7 +5,7 @@
    "lost"), never silently dropped.  */
 #include "rec/recorder.h"
 #include "common/ps_array.h"
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 #include "nat/btrace.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"

@@ -4,8 +4,10 @@
    process (a fork child too) keeps its own, in its rec_space.  */
 #include "rec/recorder.h"
 #include "common/ps_array.h"
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
+#include "common/ps_buf.h"
 #include "common/ps_error.h"
+#include "nat/procinfo.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,20 +126,19 @@ void rec_map_change(void *ctx, pid_t tid)
 int rec_sideband_add(struct rec_space *sp, uint32_t kind, pid_t tid,
 		     const char *path)
 {
-	char exe[4096] = "", link[64];
 	struct bt_sideband e;
+	struct ps_buf exe;
 	int err;
 
+	/* "" where the program is gone or unreadable.  */
+	ps_buf_init(&exe);
 	if (!path) {
-		ssize_t n;
-
-		snprintf(link, sizeof(link), "/proc/%d/exe", (int) tid);
-		n = readlink(link, exe, sizeof(exe) - 1);
-		exe[n > 0 ? n : 0] = 0;
-		path = exe;
+		procinfo_exe_path(tid, &exe);
+		path = exe.data ? exe.data : "";
 	}
 	e = (struct bt_sideband) { .kind = kind, .tid = tid, .path = path };
 	err = rec_sideband_push(sp, &e);
+	ps_buf_fini(&exe);
 	if (err < 0 || kind != bts_exec)
 		return err;
 	/* After an exec, the mappings start over; the new program's first

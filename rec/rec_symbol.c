@@ -1,7 +1,9 @@
 /* --trigger=FUNC: the function's address in the running program, from
    the ELF symbol table of /proc/PID/exe and where it is mapped.  */
 #include "rec/recorder.h"
+#include "common/ps_buf.h"
 #include "common/ps_error.h"
+#include "nat/procinfo.h"
 
 #include <fcntl.h>
 #include <gelf.h>
@@ -80,33 +82,35 @@ static int rec_load_bias(pid_t pid, Elf *elf, const char *exe,
 
 int rec_symbol_lookup(pid_t pid, const char *name, uint64_t *addr)
 {
-	char link[64], exe[4096];
+	struct ps_buf exe;
 	GElf_Ehdr ehdr;
 	uint64_t value = 0, bias = 0;
-	ssize_t n;
 	Elf *elf;
 	int fd, err;
 
-	snprintf(link, sizeof(link), "/proc/%d/exe", (int) pid);
-	n = readlink(link, exe, sizeof(exe) - 1);
-	if (n <= 0)
+	ps_buf_init(&exe);
+	if (procinfo_exe_path(pid, &exe) < 0 || !exe.len) {
+		ps_buf_fini(&exe);
 		return -pse_noproc;
-	exe[n] = 0;
+	}
 	elf_version(EV_CURRENT);
-	fd = open(exe, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	fd = open(exe.data, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ps_buf_fini(&exe);
 		return -pse_notfound;
+	}
 	elf = elf_begin(fd, ELF_C_READ, NULL);
 	if (!elf || !gelf_getehdr(elf, &ehdr)) {
 		err = -pse_invalid;
 	} else {
 		err = rec_find_symbol(elf, name, &value);
 		if (!err && ehdr.e_type == ET_DYN)
-			err = rec_load_bias(pid, elf, exe, &bias);
+			err = rec_load_bias(pid, elf, exe.data, &bias);
 	}
 	if (elf)
 		elf_end(elf);
 	close(fd);
+	ps_buf_fini(&exe);
 	if (!err)
 		*addr = value + bias;
 	return err;

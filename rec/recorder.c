@@ -4,7 +4,8 @@
 #include "nat/btrace.h"
 #include "common/ps_buf.h"
 #include "common/ps_error.h"
-#include "btrace/ptbtrace.h"
+#include "nat/procinfo.h"
+#include "btrace/ptbundle.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -313,20 +314,18 @@ int rec_arm_trigger(struct recorder *rec, struct rec_space *sp)
 	err = rec_symbol_lookup(sp->pid, rec->opts.trigger,
 				&sp->trigger_addr);
 	if (err < 0) {
-		char link[64], exe[4096];
-		ssize_t n;
+		struct ps_buf exe;
 
 		sp->trigger_addr = 0;
-		snprintf(link, sizeof(link), "/proc/%d/exe", (int) sp->pid);
-		n = readlink(link, exe, sizeof(exe) - 1);
-		exe[n > 0 ? n : 0] = 0;
 		fprintf(rec->opts.log, "ptstub: --trigger=%s: %s\n",
 			rec->opts.trigger, err == -pse_notfound ?
 			"no such function in the program's symbols" :
 			ps_errstr(err));
-		if (n > 0)
+		ps_buf_init(&exe);
+		if (procinfo_exe_path(sp->pid, &exe) == 0 && exe.len)
 			fprintf(rec->opts.log, "ptstub: (the program is %s)\n",
-				exe);
+				exe.data);
+		ps_buf_fini(&exe);
 		return -pse_notfound;
 	}
 	return nat_insert_breakpoint(proc, sp->trigger_addr);

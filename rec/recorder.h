@@ -1,6 +1,6 @@
 /* `ptstub record`: the flight recorder.  It drives the native layer
    (nat/) with no RSP client: every thread of the program traced into a
-   ring, and a bundle (btrace/'s writer) written on a trigger: SIGUSR2 to
+   ring, and a bundle (rec/snapshot.h) written on a trigger: SIGUSR2 to
    ptstub, the program dying of a fatal signal (then with its core), entry
    to a function, the program's exit.  The program runs as it would
    without ptstub: its signals reach it, its exit status is ptstub's.  */
@@ -20,8 +20,6 @@ struct bt_sideband;
 struct bt_bundle;
 struct bt_thread;
 struct bt_mapping;
-struct bt_bts_block;
-struct ps_buf;
 
 /* --full: one thread's whole trace.  */
 struct rec_stream {
@@ -136,13 +134,6 @@ int rec_run(struct recorder *rec, int *status);
 /* Trace THREAD (stopped) as the options say; a new thread or child.  */
 int rec_trace_thread(struct recorder *rec, struct nat_thread *thread);
 
-/* THREAD's trace as a bundle keeps it (rec_snapshot.c), in BT: PT bytes
-   in RAW, or BTS blocks newest first in *BTS (malloc'ed); *START is the
-   oldest unit's place in all the ring recorded.  */
-int rec_thread_trace(struct nat_thread *thread, struct bt_thread *bt,
-		     struct ps_buf *raw, struct bt_bts_block **bts,
-		     uint64_t *start);
-
 /* Ended threads (rec_ended.c).  nat's on_thread_exit hook: keep the
    trace of THREAD (traced, exiting) for later snapshots, or with --full
    drain its ring into its stream.  */
@@ -220,11 +211,6 @@ void rec_exec_error(const char *file, int errno_value, char *why,
 /* The file of snapshot N: FILE, then FILE.1, FILE.2, ... (malloc'ed).  */
 char *rec_output_name(const char *file, unsigned n);
 
-/* Write SIZE bytes to PATH so that PATH is either the whole of them or
-   as it was: a temporary file renamed over it (a device or other
-   non-regular file is written in place).  -errno on failure.  */
-int rec_output_write(const char *path, const void *data, size_t size);
-
 /* The address of function NAME in PROC's program (its ELF symbol table,
    relocated by where the program is mapped); -pse_notfound.  */
 int rec_symbol_lookup(pid_t pid, const char *name, uint64_t *addr);
@@ -245,7 +231,18 @@ void rec_full_fill(struct recorder *rec, struct bt_bundle *bundle);
 void rec_full_report(struct recorder *rec);
 void rec_full_fini(struct recorder *rec);
 
-/* `ptstub record ...`: ARGV[0] is "record".  Returns the exit status. */
-int rec_main(int argc, char **argv);
+/* `ptstub record` as main's command line gives it.  */
+struct rec_command {
+	struct rec_options opts;
+	int attach;                /* record the running process PID */
+	pid_t pid;
+	int disable_randomization;
+	char **argv;               /* PROG ARGS, unless ATTACH */
+};
+
+/* The recording CMD asks for; the program's exit status (or the signal
+   it died of, raised again) is ptstub's, 1 if the recording could not
+   start.  */
+int rec_main(struct rec_command *cmd);
 
 #endif

@@ -1,4 +1,5 @@
-# server/: the RSP server and the ptstub program.
+# server/: the RSP server: a client's connection (ptstub's main is
+# main/'s).
 noinst_LIBRARIES += server/libpsserver.a
 
 # The transport: framing and acks, binary escaping, packet field parsing,
@@ -36,6 +37,10 @@ server_libpsserver_a_SOURCES += \
 	server/srv_postmortem.c server/srv_postmortem.h \
 	server/srv_pm_image.c server/srv_pm_image.h
 
+# A session: the target set up, the program started, one connection
+# after another (main/ starts it).
+server_libpsserver_a_SOURCES += server/srv_run.c server/srv_run.h
+
 # LLDB, the second client: its queries and trace packets.
 server_libpsserver_a_SOURCES += server/srv_lldb.c server/srv_lldb.h \
 	server/srv_lldb_query.c server/srv_lldb_trace.c
@@ -44,6 +49,3 @@ server_libpsserver_a_SOURCES += server/srv_lldb.c server/srv_lldb.h \
 PTSTUB_LIBS = server/libpsserver.a rec/librec.a btrace/libptbundle.la \
 	$(NAT_LIBS) $(JANSSON_LIBS)
 
-bin_PROGRAMS += ptstub
-ptstub_SOURCES = server/main.c
-ptstub_LDADD = $(PTSTUB_LIBS)

@@ -1,200 +1,13 @@
 /* `monitor btrace save FILE`: the selected thread's trace bundle, for
-   ptbtrace to decode away from the process (format in btrace/).  */
+   ptbtrace to decode away from the process; the snapshot is rec/'s one
+   (rec/snapshot.h), the recorder's with one thread and no core.  */
 #define _GNU_SOURCE /* strerrorname_np */
 #include "server/server.h"
-#include "btrace/ptbtrace.h"
+#include "rec/snapshot.h"
 #include "common/ps_error.h"
 #include "nat/btrace.h"
-#include "nat/amd64_regs.h"
-#include "nat/maps.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-/* File mappings by reference, executable anonymous ones (the vDSO, JIT
-   code) by copy: those have no file to read them back from.  */
-static int srv_bundle_maps(struct nat_process *proc, struct nat_maps *maps,
-			   struct bt_bundle *b, struct bt_mapping **mappings,
-			   struct bt_pages **pages)
-{
-	size_t nm = 0, np = 0;
-
-	*mappings = calloc(maps->count ? maps->count : 1, sizeof(**mappings));
-	*pages = calloc(maps->count ? maps->count : 1, sizeof(**pages));
-	if (!*mappings || !*pages)
-		return -pse_nomem;
-	for (size_t i = 0; i < maps->count; i++) {
-		const struct nat_map *m = &maps->map[i];
-
-		if (m->path[0] == '/') {
-			struct bt_mapping *bm = &(*mappings)[nm++];
-
-			bm->address = m->start;
-			bm->size = m->end - m->start;
-			bm->offset = m->offset;
-			bm->prot = m->prot;
-			bm->path = m->path;
-			bm->build_id = m->build_id_size ? m->build_id : NULL;
-			bm->build_id_size = m->build_id_size;
-		} else if ((m->prot & PROT_EXEC) && strcmp(m->path, "[vsyscall]")) {
-			struct bt_pages *bp = &(*pages)[np];
-			uint8_t *bytes = malloc(m->end - m->start);
-			long n;
-
-			if (!bytes)
-				return -pse_nomem;
-			n = nat_read_memory(proc, m->start, bytes, m->end - m->start);
-			if (n != (long) (m->end - m->start)) {
-				free(bytes);
-				continue;
-			}
-			bp->address = m->start;
-			bp->size = m->end - m->start;
-			bp->prot = m->prot;
-			bp->name = m->path;
-			bp->bytes = bytes;
-			np++;
-		}
-	}
-	b->mappings = *mappings;
-	b->nmappings = nm;
-	b->pages = *pages;
-	b->npages = np;
-	return 0;
-}
-
-static int srv_bundle_trace(struct nat_thread *thread, struct bt_bundle *b,
-			    struct ps_buf *raw, struct trace_blocks *blocks,
-			    struct bt_bts_block **newest_first)
-{
-	int err;
-
-	if (nat_btrace_format(thread) == trace_format_pt) {
-		struct trace_cpu cpu;
-
-		err = nat_btrace_read_pt(thread, nat_btrace_read_copy, raw);
-		if (err < 0)
-			return err;
-		b->format = btf_pt;
-		b->trace = (const uint8_t *) raw->data;
-		b->trace_size = raw->len;
-		nat_btrace_cpu(thread, &cpu);
-		if (!strcmp(cpu.vendor, "GenuineIntel")) {
-			b->cpu.vendor = btv_intel;
-			b->cpu.family = (uint16_t) cpu.family;
-			b->cpu.model = (uint8_t) cpu.model;
-			b->cpu.stepping = (uint8_t) cpu.stepping;
-		}
-		return 0;
-	}
-	err = nat_btrace_read_bts(thread, nat_btrace_read_copy, blocks);
-	if (err < 0)
-		return err;
-	/* Bundles keep BTS blocks newest first, as GDB's XML has them.  */
-	*newest_first = calloc(blocks->len ? blocks->len : 1,
-			       sizeof(**newest_first));
-	if (!*newest_first)
-		return -pse_nomem;
-	for (size_t i = 0; i < blocks->len; i++) {
-		(*newest_first)[i].begin = blocks->block[blocks->len - 1 - i].begin;
-		(*newest_first)[i].end = blocks->block[blocks->len - 1 - i].end;
-	}
-	b->format = btf_bts;
-	b->trace = (const uint8_t *) *newest_first;
-	b->trace_size = blocks->len * sizeof(**newest_first);
-	return 0;
-}
-
-/* Write all of DATA to FD; 0 or an errno.  */
-static int srv_write_all(int fd, const uint8_t *data, size_t size)
-{
-	for (size_t done = 0; done < size;) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errno;
-		if (n == 0)
-			return ENOSPC;
-		done += (size_t) n;
-	}
-	return 0;
-}
-
-/* Put SIZE bytes of DATA at PATH; 0 or an errno.  A regular file (or a
-   new one) is written beside PATH and renamed over it, so that a full
-   disk or an error leaves the old file or none, never half a bundle.
-   Anything else (a device such as /dev/null, a FIFO) is written in place:
-   renaming over it would replace it.  */
-static int srv_put_file(const char *path, const uint8_t *data, size_t size)
-{
-	char real[PATH_MAX], tmp[PATH_MAX + 32];
-	struct stat st;
-	int fd, err;
-
-	if (stat(path, &st) == 0) {
-		if (S_ISDIR(st.st_mode))
-			return EISDIR;
-		if (!S_ISREG(st.st_mode)) {
-			fd = open(path, O_WRONLY | O_CLOEXEC);
-			if (fd < 0)
-				return errno;
-			err = srv_write_all(fd, data, size);
-			if (close(fd) < 0 && !err)
-				err = errno;
-			return err;
-		}
-		/* A link to a file: the file is the one replaced.  */
-		if (realpath(path, real))
-			path = real;
-	}
-	for (unsigned int n = 0;; n++) {
-		snprintf(tmp, sizeof(tmp), "%s.tmp%d.%u", path, (int) getpid(), n);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-		if (fd >= 0 || errno != EEXIST || n == 100)
-			break;
-	}
-	if (fd < 0)
-		return errno;
-	err = srv_write_all(fd, data, size);
-	/* Delayed allocation (NFS, quotas) may report a full disk only on
-	   fsync or close.  */
-	if (!err && fsync(fd) < 0 && errno != EINVAL && errno != EROFS)
-		err = errno;
-	if (close(fd) < 0 && !err)
-		err = errno;
-	if (!err && rename(tmp, path) < 0)
-		err = errno;
-	if (err)
-		unlink(tmp);
-	return err;
-}
-
-/* Encode B and put it at PATH: 0, or a negative code with *SYS the errno
-   of a failed system call (0 if none failed).  */
-static int srv_save_bundle(const struct bt_bundle *b, const char *path,
-			   int *sys)
-{
-	uint8_t *data;
-	size_t size;
-	int err;
-
-	*sys = 0;
-	err = bt_bundle_encode(b, &data, &size);
-	if (err < 0)
-		return err == -bte_nomem ? -pse_nomem : -pse_internal;
-	*sys = srv_put_file(path, data, size);
-	free(data);
-	return *sys ? -pse_io : 0;
-}
 
 /* "No space left on device (ENOSPC)": the text and the name to search.  */
 static void srv_put_errno(struct ps_buf *msg, int err)
@@ -206,56 +19,22 @@ static void srv_put_errno(struct ps_buf *msg, int err)
 		ps_buf_printf(msg, " (%s)", name);
 }
 
-/* What turns the PT's TSC packets into time (none for a session
-   shorter than a millisecond).  */
-static void srv_bundle_time(struct srv *srv, struct bt_bundle *b)
-{
-	struct nat_tsc_conv conv;
-
-	if (b->format == btf_pt &&
-	    nat_target_tsc_conv(srv->target, &conv) == 0)
-		b->time = (struct bt_time) { conv.zero, conv.mult,
-			conv.shift };
-}
-
 int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 {
 	struct nat_thread *thread = srv_general_thread(srv);
-	struct bt_bts_block *newest_first = NULL;
-	struct bt_mapping *mappings = NULL;
-	struct trace_blocks blocks;
-	struct bt_pages *pages = NULL;
-	struct nat_maps maps;
-	struct bt_bundle b;
-	struct ps_buf raw;
+	struct snapshot_options opts = { .only = thread };
+	struct snapshot snap;
+	const struct bt_bundle *b = &snap.bundle;
+	size_t size;
 	int err, sys = 0;
 
 	if (!thread || !nat_thread_traced(thread))
 		return ps_buf_puts(msg, "The selected thread is not traced.\n"),
 			-pse_notfound;
-	memset(&b, 0, sizeof(b));
-	ps_buf_init(&raw);
-	trace_blocks_init(&blocks);
-	nat_maps_init(&maps);
-
-	b.pid = nat_thread_pid(thread);
-	b.tid = nat_thread_tid(thread);
-	b.buffer_size = (uint32_t) nat_btrace_size(thread);
-	err = srv_bundle_trace(thread, &b, &raw, &blocks, &newest_first);
+	err = snapshot_take(&snap, srv->target, nat_thread_process(thread),
+			    &opts);
 	if (!err)
-		err = nat_maps_read(&maps, nat_thread_pid(thread));
-	if (!err)
-		err = srv_bundle_maps(nat_thread_process(thread), &maps, &b, &mappings, &pages);
-	if (!err) {
-		struct amd64_regs *regs;
-
-		if (nat_thread_regs(thread, &regs) == 0) {
-			b.pc = amd64_regs_pc(regs);
-			b.has_pc = 1;
-		}
-		srv_bundle_time(srv, &b);
-		err = srv_save_bundle(&b, path, &sys);
-	}
+		err = snapshot_write(b, path, &size, &sys);
 	if (err < 0 && sys) {
 		ps_buf_printf(msg, "Cannot save the trace to %s: ", path);
 		srv_put_errno(msg, sys);
@@ -265,17 +44,9 @@ int srv_btrace_save(struct srv *srv, const char *path, struct ps_buf *msg)
 			      ps_errstr(err));
 	else
 		ps_buf_printf(msg, "Saved %zu bytes of %s trace of thread %d.%d "
-			      "and %zu mappings to %s.\n", b.trace_size,
-			      b.format == btf_pt ? "PT" : "BTS", (int) b.pid,
-			      (int) b.tid, b.nmappings + b.npages, path);
-
-	for (size_t i = 0; pages && i < b.npages; i++)
-		free((void *) pages[i].bytes);
-	free(pages);
-	free(mappings);
-	free(newest_first);
-	nat_maps_fini(&maps);
-	trace_blocks_fini(&blocks);
-	ps_buf_fini(&raw);
+			      "and %zu mappings to %s.\n", b->trace_size,
+			      b->format == btf_pt ? "PT" : "BTS", (int) b->pid,
+			      (int) b->tid, b->nmappings + b->npages, path);
+	snapshot_fini(&snap);
 	return err;
 }

@@ -4,7 +4,7 @@
 #ifndef SRV_PM_IMAGE_H
 #define SRV_PM_IMAGE_H
 
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 
 #include <stddef.h>
 #include <stdint.h>

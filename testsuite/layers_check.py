@@ -2,9 +2,11 @@
 """The tree's includes against the layer drawing in doc/HACKING.md.
 
 Each folder is a layer; a file may include only from the folders its
-layer may call (LAYERS below, the same table as the drawing), the
-server reaches btrace/ only through the bundle writer's header, and nat/
-only through its door (SERVER_NAT).  No two
+layer may call (LAYERS below, the same table as the drawing).  The
+trace bundle's library, libptbundle, is a layer of its own inside
+btrace/ (BUNDLE: its files), below libptbtrace and below the stub,
+which reaches it only through its headers for users (STUB_BUNDLE), and
+nat/ only through its door (SERVER_NAT).  No two
 headers may include each other, directly or through others.  Exits 1
 naming every include that breaks the drawing."""
 import os
@@ -17,15 +19,30 @@ import sys
 LAYERS = {
     "common": {"common"},
     "xml": {"xml", "common"},
-    "btrace": {"btrace"},
+    "bundle": {"bundle"},
+    "btrace": {"btrace", "bundle", "common"},
     "nat/emu": {"nat/emu", "nat", "common"},
     "nat": {"nat", "nat/emu", "xml", "common"},
-    "rec": {"rec", "nat", "common", "btrace"},
-    "server": {"server", "rec", "nat", "xml", "common", "btrace"},
+    "rec": {"rec", "nat", "common", "bundle"},
+    "server": {"server", "rec", "nat", "xml", "common", "bundle"},
+    "main": {"main", "server", "rec", "nat", "common"},
 }
-# The only btrace/ headers the server and the recorder may include: the
-# bundle's.
-SERVER_BTRACE = {"btrace/ptbtrace.h", "btrace/bt_bundle_format.h"}
+# libptbundle's files (btrace/local.mk): its public header, the codec,
+# the checks on load, the file writer, the error texts.
+BUNDLE = re.compile(r"btrace/(ptbundle\.h|bt_bundle\w*\.[ch]|bt_error\.c)$")
+# The only bundle headers the server and the recorder may include: the
+# public one and the file writer's (the layout and the reader's
+# internals are the library's own).
+STUB_BUNDLE = {"btrace/ptbundle.h", "btrace/bt_bundle_file.h"}
+# The only header of common/ libptbtrace may include: the array grower,
+# inline there alone, so that libptbtrace links nothing of the stub.
+BTRACE_COMMON = {"common/ps_array.h"}
+# The server reaches the recorder only through the one snapshot of a
+# stopped process: the two front ends stand side by side below main/.
+SERVER_REC = {"rec/snapshot.h"}
+# main/ starts a front end: of nat/ it names only the trace sources and
+# engines its command line chooses.
+MAIN_NAT = {"nat/btrace.h"}
 # The only nat/ headers the server may include: its door to the native
 # layer, each listed with its reason in doc/HACKING.md ("The server's
 # door into nat/").  Keep in step with it.
@@ -40,7 +57,10 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
 def layer_of(path):
-    """The layer a file belongs to: the longest folder prefix in LAYERS."""
+    """The layer a file belongs to: the bundle's for its files, else the
+    longest folder prefix in LAYERS."""
+    if BUNDLE.match(path):
+        return "bundle"
     best = None
     for layer in LAYERS:
         if path.startswith(layer + "/") and (best is None
@@ -107,10 +127,21 @@ def main():
                 continue            # not one of the stub's layers
             if target not in LAYERS[layer]:
                 problems.append(f"{path}: {layer} -> {target} ({inc})")
-            elif layer in ("server", "rec") and target == "btrace" \
-                    and inc not in SERVER_BTRACE:
-                problems.append(f"{path}: server -> {inc}: only the bundle "
-                                "writer's headers")
+            elif layer in ("server", "rec") and target == "bundle" \
+                    and inc not in STUB_BUNDLE:
+                problems.append(f"{path}: {layer} -> {inc}: only the "
+                                "bundle's headers for its users")
+            elif layer == "btrace" and target == "common" \
+                    and inc not in BTRACE_COMMON:
+                problems.append(f"{path}: btrace -> {inc}: only "
+                                "common/ps_array.h")
+            elif layer == "server" and target == "rec" \
+                    and inc not in SERVER_REC:
+                problems.append(f"{path}: server -> {inc}: only the "
+                                "snapshot's header, rec/snapshot.h")
+            elif layer == "main" and target == "nat" \
+                    and inc not in MAIN_NAT:
+                problems.append(f"{path}: main -> {inc}: only nat/btrace.h")
             elif layer == "server" and target == "nat" \
                     and inc not in SERVER_NAT:
                 problems.append(f"{path}: server -> {inc}: not one of the "

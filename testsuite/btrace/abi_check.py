@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""libptbtrace's ABI: the installed library exports the functions
-btrace/ptbtrace.h declares and nothing else.
+"""libptbtrace's ABI: the installed library exports the functions its
+installed headers declare (btrace/ptbtrace.h and the bundle's,
+btrace/ptbundle.h, which it includes) and nothing else.
 
 The version script (btrace/libptbtrace.map) must list exactly the
 header's functions, and the built shared library must export exactly
@@ -23,7 +24,8 @@ def fail(text):
 
 
 def header_functions():
-    text = open(os.path.join(SRC, "btrace/ptbtrace.h")).read()
+    text = "".join(open(os.path.join(SRC, h)).read()
+                   for h in ("btrace/ptbtrace.h", "btrace/ptbundle.h"))
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     text = re.sub(r"^#.*$", "", text, flags=re.M)
     typedefs = set(re.findall(r"typedef\s+[\w\s*]+?\b(\w+)\s*\(", text))

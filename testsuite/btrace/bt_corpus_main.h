@@ -48,4 +48,17 @@
 		return result;                                               \
 	}
 
+/* BUNDLE's memory image; the test fails with the reason if there is
+   none.  */
+static inline struct bt_image *bt_corpus_image(const struct bt_bundle *bundle)
+{
+	struct bt_image *image = NULL;
+	struct bt_diag diag;
+
+	bt_diag_init(&diag);
+	cr_assert_eq(bt_image_alloc(&image, bundle, &diag), 0, "%s",
+		     diag.text);
+	return image;
+}
+
 #endif

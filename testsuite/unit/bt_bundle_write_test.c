@@ -1,5 +1,5 @@
 /* The bundle writer on its own, linked as the stub links it.  */
-#include "btrace/ptbtrace.h"
+#include "btrace/ptbundle.h"
 #include "btrace/bt_bundle_format.h"
 
 #include <criterion/criterion.h>

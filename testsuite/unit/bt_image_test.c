@@ -1,5 +1,6 @@
-/* The memory image on the real bt_prog: sections, symbols, lines, page
-   copies, and the vDSO of this very process.  */
+/* The memory image on the real bt_prog: sections, the code read and
+   decoded, page copies, missing files, build-ids, and the vDSO of this
+   very process (names and lines: bt_image_sym_test.c).  */
 #include "btrace/ptbtrace.h"
 #include "btrace/bt_image.h"
 #include "btrace/bt_symtab.h"
@@ -16,68 +17,6 @@
 static struct bt_corpus corpus;
 BT_CORPUS_TEST_MAIN(bt_image, corpus)
 
-static struct bt_image *image_of(const struct bt_bundle *b)
-{
-	struct bt_image *image = NULL;
-	struct bt_diag diag;
-
-	bt_diag_init(&diag);
-	cr_assert_eq(bt_image_alloc(&image, b, &diag), 0, "%s", diag.text);
-	return image;
-}
-
-Test(bt_image, symbols_of_the_real_program)
-{
-	struct bt_image *image;
-	struct bt_symbol sym;
-	const struct bt_corpus_func *fns[] = { &corpus.main, &corpus.f,
-					       &corpus.g };
-	const char *names[] = { "main", "f", "g" };
-
-	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	image = image_of(&corpus.bundle);
-	for (int i = 0; i < 3; ++i) {
-		/* Anywhere inside, including the last instruction.  */
-		uint64_t pcs[] = { fns[i]->address, fns[i]->address + 1,
-				   fns[i]->ret };
-
-		for (int k = 0; k < 3; ++k) {
-			cr_assert_eq(bt_image_symbol(image, pcs[k], &sym), 0);
-			cr_assert_str_eq(sym.name, names[i]);
-			cr_assert_str_eq(sym.dwarf_name, names[i]);
-			cr_assert_eq(sym.address, fns[i]->address);
-			cr_assert_eq(sym.size, fns[i]->size);
-			cr_assert_not_null(sym.file);
-			cr_assert_not_null(strstr(sym.file, "bt_prog.c"));
-		}
-	}
-	/* Below the code mapping nothing is mapped.  */
-	cr_assert_eq(bt_image_symbol(image, BT_CORPUS_BASE, &sym),
-		     -bte_notfound);
-	bt_image_free(image);
-}
-
-Test(bt_image, lines_follow_the_source_markers)
-{
-	struct bt_image *image;
-	const char *file;
-	int line;
-
-	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	image = image_of(&corpus.bundle);
-
-	cr_assert_eq(bt_image_line(image, corpus.main.address, &line, &file), 0);
-	cr_assert_eq(line, bt_corpus_line(&corpus, "L:main_open"));
-	cr_assert_not_null(strstr(file, "bt_prog.c"));
-	cr_assert_eq(bt_image_line(image, corpus.main.calls[0], &line, NULL), 0);
-	cr_assert_eq(line, bt_corpus_line(&corpus, "L:main_call1"));
-	cr_assert_eq(bt_image_line(image, corpus.main.calls[1], &line, NULL), 0);
-	cr_assert_eq(line, bt_corpus_line(&corpus, "L:main_call2"));
-	cr_assert_eq(bt_image_line(image, corpus.g.ret, &line, NULL), 0);
-	cr_assert_eq(line, bt_corpus_line(&corpus, "L:g_close"));
-	bt_image_free(image);
-}
-
 Test(bt_image, reads_and_decodes_the_files_code)
 {
 	struct bt_image *image;
@@ -86,7 +25,7 @@ Test(bt_image, reads_and_decodes_the_files_code)
 	int len;
 
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	image = image_of(&corpus.bundle);
+	image = bt_corpus_image(&corpus.bundle);
 
 	cr_assert_eq(bt_image_read(image, corpus.main.address, bytes,
 				   sizeof(bytes)), (int) sizeof(bytes));
@@ -122,7 +61,7 @@ Test(bt_image, page_copies_are_code_without_symbols)
 	b.format = btf_pt;
 	b.pages = &page;
 	b.npages = 1;
-	image = image_of(&b);
+	image = bt_corpus_image(&b);
 
 	cr_assert_eq(bt_image_read(image, 0x7000000, back, sizeof(back)),
 		     (int) sizeof(code));
@@ -214,7 +153,7 @@ Test(bt_image, the_vdso_copy_has_its_symbols)
 	b.format = btf_pt;
 	b.pages = &page;
 	b.npages = 1;
-	image = image_of(&b);
+	image = bt_corpus_image(&b);
 	/* The vDSO links at 0: its symbols move with the copy's address.  */
 	cr_assert_eq(bt_image_symbol(image, 0x7ffff7fc1000 + value, &sym), 0);
 	cr_assert_str_eq(sym.name, name);
@@ -269,7 +208,7 @@ Test(bt_image, the_build_id_must_match)
 	cr_assert_eq(bt_corpus_calls(&corpus), 0);
 	corpus.mapping.build_id = id;
 	corpus.mapping.build_id_size = len;
-	image = image_of(&corpus.bundle);
+	image = bt_corpus_image(&corpus.bundle);
 	bt_image_free(image);
 
 	id[0] ^= 0xff;
@@ -280,19 +219,3 @@ Test(bt_image, the_build_id_must_match)
 
 /* The symbol table behind an address is the mapped object's, and none
    where nothing is mapped.  */
-Test(bt_image, the_symtab_of_an_address)
-{
-	struct bt_image *image;
-	const struct bt_symtab *st;
-	struct bt_msym msym;
-
-	cr_assert_eq(bt_corpus_calls(&corpus), 0);
-	image = image_of(&corpus.bundle);
-	st = bt_image_symtab_at(image, corpus.main.address);
-	cr_assert_not_null(st);
-	cr_assert_eq(bt_symtab_msym(st, corpus.main.address, &msym), 0);
-	cr_assert_str_eq(msym.name, "main");
-	cr_assert_null(bt_image_symtab_at(image, BT_CORPUS_BASE - 1));
-	cr_assert_null(bt_image_symtab_at(NULL, corpus.main.address));
-	bt_image_free(image);
-}

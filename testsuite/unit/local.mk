@@ -1,11 +1,12 @@
 # testsuite/unit: one criterion program per source file, named for it
 # (NAME_test.c tests NAME.c).  A test's stanza is two lines: its name
 # in the list and the libraries it links, the stub's (UNIT_LIBS) or
-# libptbtrace (BT_UNIT_LIBS).
+# libptbtrace (BT_UNIT_LIBS), or libptbundle alone (BUNDLE_UNIT_LIBS).
 UNIT_LIBS = testsuite/emu/libemudriver.a $(PTSTUB_LIBS) $(EXPAT_LIBS) \
 	$(CRITERION_LIBS) -ldl
 BT_UNIT_LIBS = testsuite/btrace/libbtcorpus.a btrace/libptbtrace_int.la \
 	$(BT_DEP_LIBS) $(CRITERION_LIBS)
+BUNDLE_UNIT_LIBS = btrace/libptbundle.la $(CRITERION_LIBS)
 unit_tests =
 
 # common/
@@ -203,6 +204,8 @@ unit_tests += testsuite/unit/srv_postmortem_test
 testsuite_unit_srv_postmortem_test_LDADD = $(UNIT_LIBS)
 
 # rec/
+unit_tests += testsuite/unit/snapshot_test
+testsuite_unit_snapshot_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/rec_output_test
 testsuite_unit_rec_output_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/rec_sideband_test
@@ -214,11 +217,13 @@ testsuite_unit_rec_ended_test_LDADD = $(UNIT_LIBS)
 unit_tests += testsuite/unit/rec_symbol_test
 testsuite_unit_rec_symbol_test_LDADD = $(UNIT_LIBS)
 
-# btrace/ (libptbtrace)
+# main/
+unit_tests += testsuite/unit/cmdline_test
+testsuite_unit_cmdline_test_LDADD = main/libpsmain.a $(UNIT_LIBS)
+
+# btrace/ (libptbundle, libptbtrace)
 unit_tests += testsuite/unit/ptbtrace_version_test
 testsuite_unit_ptbtrace_version_test_LDADD = $(BT_UNIT_LIBS)
-unit_tests += testsuite/unit/bt_array_test
-testsuite_unit_bt_array_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_bundle_test
 testsuite_unit_bt_bundle_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_bundle_v2_test
@@ -226,9 +231,15 @@ testsuite_unit_bt_bundle_v2_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_exec_span_test
 testsuite_unit_bt_exec_span_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_bundle_write_test
-testsuite_unit_bt_bundle_write_test_LDADD = $(BT_UNIT_LIBS)
+testsuite_unit_bt_bundle_write_test_LDADD = $(BUNDLE_UNIT_LIBS)
+unit_tests += testsuite/unit/bt_bundle_file_test
+testsuite_unit_bt_bundle_file_test_LDADD = $(BUNDLE_UNIT_LIBS)
+unit_tests += testsuite/unit/bt_bundle_record_test
+testsuite_unit_bt_bundle_record_test_LDADD = $(BUNDLE_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_image_test
 testsuite_unit_bt_image_test_LDADD = $(BT_UNIT_LIBS)
+unit_tests += testsuite/unit/bt_image_sym_test
+testsuite_unit_bt_image_sym_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_blockq_test
 testsuite_unit_bt_blockq_test_LDADD = $(BT_UNIT_LIBS)
 unit_tests += testsuite/unit/bt_times_test
