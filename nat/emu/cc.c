@@ -81,16 +81,30 @@ static void cc_unmap_data(struct cc *cc, pid_t tid, struct nat_mem *mem)
 					 cc_data_size(cc));
 	}
 	for (size_t i = 0; i < cc->nspare; i++)
-		cc_inject_munmap(tid, mem, cc->syscall_at, cc->spare[i],
+		cc_inject_munmap(tid, mem, cc->syscall_at, cc->spare[i].addr,
 				 cc_data_size(cc));
 }
 
-/* The mappings are gone (or about to be): no thread has any.  */
+static void cc_unmap_local(uint8_t **local, uint64_t size)
+{
+	if (*local)
+		munmap(*local, size);
+	*local = NULL;
+}
+
+/* The mappings are gone (or about to be): no thread has any, and
+   ptstub's views of them go too.  */
 static void cc_forget_data(struct cc *cc)
 {
-	for (size_t i = 0; i < cc->nthreads; i++)
+	for (size_t i = 0; i < cc->nthreads; i++) {
 		cc->threads[i]->data = 0;
+		cc_unmap_local(&cc->threads[i]->local, cc_data_size(cc));
+	}
+	for (size_t i = 0; i < cc->nspare; i++)
+		cc_unmap_local(&cc->spare[i].local, cc_data_size(cc));
 	cc->nspare = 0;
+	for (size_t i = 0; i < cc->nchunks; i++)
+		cc_unmap_local(&cc->chunks[i].local, cc_chunk_size);
 }
 
 static void cc_unmap(struct cc *cc, pid_t tid)
@@ -103,8 +117,8 @@ static void cc_unmap(struct cc *cc, pid_t tid)
 	for (size_t i = cc->nchunks; i-- > 0;)
 		cc_inject_munmap(tid, mem, i ? at : 0, cc->chunks[i].addr,
 				 cc_chunk_size);
-	cc->nchunks = 0;
 	cc_forget_data(cc);
+	cc->nchunks = 0;
 	cc->syscall_at = 0;
 }
 
@@ -115,6 +129,7 @@ void cc_free(struct cc *cc, pid_t tid)
 	cc_drop_blocks(cc);
 	if (tid)
 		cc_unmap(cc, tid);
+	cc_forget_data(cc);
 	cc_blocks_fini(&cc->bs);
 	for (size_t i = 0; i < cc->nthreads; i++)
 		free(cc->threads[i]);
@@ -131,8 +146,12 @@ void cc_thread_gone(struct cc *cc, pid_t tid)
 	if (!cc || !(ct = cc_thread_find(cc, tid)) || !ct->data)
 		return;
 	if (!PS_ARRAY_RESERVE(cc->spare, cc->sparecap, cc->nspare + 1))
-		cc->spare[cc->nspare++] = ct->data;
+		cc->spare[cc->nspare++] = (struct cc_spare) {
+			ct->data, ct->local };
+	else
+		cc_unmap_local(&ct->local, cc_data_size(cc));
 	ct->data = 0;
+	ct->local = NULL;
 }
 
 /* Add a thread's own counts (those cc_status says are its own) to TO.  */
@@ -168,12 +187,18 @@ void cc_thread_drop(struct cc *cc, pid_t tid)
 }
 
 /* Lookups must not find blocks that are gone.  */
-static void cc_table_clear(struct cc *cc, pid_t tid, uint64_t data)
+static void cc_table_clear(struct cc *cc, const struct cc_thread *ct,
+			   pid_t tid)
 {
-	void *zero = calloc(cc_table_size, 32);
+	void *zero;
 
+	if (ct->local) {
+		memset(ct->local + cc_ctl_table, 0, (size_t) cc_table_size * 32);
+		return;
+	}
+	zero = calloc(cc_table_size, 32);
 	if (zero)
-		cc_poke(tid, data + cc_ctl_table, zero,
+		cc_poke(tid, ct->data + cc_ctl_table, zero,
 			(size_t) cc_table_size * 32);
 	free(zero);
 }
@@ -202,8 +227,8 @@ bool cc_flush_for(struct cc *cc, const struct emu_thread *self)
 	/* The spare mappings' tables are cleared when they are taken.  */
 	for (size_t i = 0; i < cc->nthreads; i++)
 		if (cc->threads[i]->data)
-			cc_table_clear(cc, cc->threads[i]->tid,
-				       cc->threads[i]->data);
+			cc_table_clear(cc, cc->threads[i],
+				       cc->threads[i]->tid);
 	return true;
 }
 
@@ -245,10 +270,10 @@ void cc_flush_range(struct cc *cc, uint64_t lo, uint64_t hi)
 void cc_on_exec(struct cc *cc)
 {
 	cc_drop_blocks(cc);
+	cc_forget_data(cc);
 	cc->nchunks = 0;
 	cc->syscall_at = 0;
 	cc->flush_pending = false;
-	cc_forget_data(cc);
 }
 
 void cc_on_fork(struct cc *cc, pid_t child)
@@ -368,6 +393,22 @@ void cc_batch(struct cc *cc, bool on)
 	cc->npages = 0;
 }
 
+int cc_code_write(struct cc *cc, uint64_t addr, const void *buf, size_t len)
+{
+	for (size_t i = 0; i < cc->nchunks; i++) {
+		const struct cc_chunk *c = &cc->chunks[i];
+
+		if (addr < c->addr || addr - c->addr + len > cc_chunk_size ||
+		    !c->local)
+			continue;
+		/* A 4-byte copy compiles to one store: a link other
+		   threads may be running changes whole.  */
+		memcpy(c->local + (addr - c->addr), buf, len);
+		return 0;
+	}
+	return nat_mem_write(cc->emu->mem, addr, buf, len);
+}
+
 /* A new chunk near IP (stopped thread TID makes the call).  */
 static struct cc_chunk *cc_chunk_new(struct cc *cc, pid_t tid, uint64_t ip)
 {
@@ -378,44 +419,56 @@ static struct cc_chunk *cc_chunk_new(struct cc *cc, pid_t tid, uint64_t ip)
 	struct nat_mem *mem = cc->emu->mem;
 	struct cc_chunk *c;
 	uint64_t addr;
+	void *local;
 
 	if (cc->nchunks == cc_max_chunks)
 		return NULL;
 	if (cc_inject_mmap(tid, mem, cc->syscall_at, ip, true, cc_chunk_size,
-			   PROT_READ | PROT_EXEC, CC_MAP_NAME("code cache"), &addr) < 0)
+			   PROT_READ | PROT_EXEC, CC_MAP_NAME("code cache"),
+			   &addr, &local) < 0)
 		return NULL;
-	if (nat_mem_write(mem, addr, head, sizeof(head)) < 0) {
-		cc_inject_munmap(tid, mem, cc->syscall_at, addr,
-				 cc_chunk_size);
-		return NULL;
-	}
 	c = &cc->chunks[cc->nchunks++];
 	c->addr = addr;
 	c->used = cc_chunk_head;
+	c->local = local;
+	if (cc_code_write(cc, addr, head, sizeof(head)) < 0) {
+		cc_inject_munmap(tid, mem, cc->syscall_at, addr,
+				 cc_chunk_size);
+		cc_unmap_local(&c->local, cc_chunk_size);
+		cc->nchunks--;
+		return NULL;
+	}
 	if (!cc->syscall_at)
 		cc->syscall_at = addr;
 	return c;
 }
 
 /* The per-thread data mapping (control page, log, guard page): a
-   spare one (its table cleared), else a new one.  */
+   spare one (its table cleared), else a new one, shared with ptstub
+   where it can be.  */
 int cc_thread_data(struct cc *cc, struct cc_thread *ct)
 {
 	struct nat_mem *mem = cc->emu->mem;
 	pid_t tid = ct->tid;
 	uint64_t addr, log;
+	void *local = NULL;
 	int err;
 
 	if (ct->data)
 		return 0;
 	if (cc->nspare) {
-		addr = cc->spare[--cc->nspare];
-		cc_table_clear(cc, tid, addr);
+		cc->nspare--;
+		addr = cc->spare[cc->nspare].addr;
+		local = cc->spare[cc->nspare].local;
+		ct->data = addr;
+		ct->local = local;
+		/* Its table names blocks that may be gone.  */
+		cc_table_clear(cc, ct, tid);
 	} else {
 		err = cc_inject_mmap(tid, mem, cc->syscall_at, cc_data_hint,
 				     true, cc_data_size(cc),
 				     PROT_READ | PROT_WRITE,
-				     CC_MAP_NAME("branch log"), &addr);
+				     CC_MAP_NAME("branch log"), &addr, &local);
 		if (err < 0)
 			return err;
 		err = cc_inject_mprotect(tid, mem, cc->syscall_at,
@@ -424,13 +477,16 @@ int cc_thread_data(struct cc *cc, struct cc_thread *ct)
 		if (err < 0) {
 			cc_inject_munmap(tid, mem, cc->syscall_at, addr,
 					 cc_data_size(cc));
+			if (local)
+				munmap(local, cc_data_size(cc));
 			return err;
 		}
 	}
-	log = addr + cc_log_off;
-	if (nat_mem_write(mem, addr + cc_ctl_cursor, &log, 8) < 0)
-		return -pse_fault;
 	ct->data = addr;
+	ct->local = local;
+	log = addr + cc_log_off;
+	if (cc_data_write(ct, tid, cc_ctl_cursor, &log, 8) < 0)
+		return -pse_fault;
 	return 0;
 }
 
@@ -481,8 +537,7 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start)
 	t0 = cc_now_ns();
 	err = cc_xlate(blk, &env, start, chunk->addr + chunk->used, code,
 		       cc_block_max_bytes);
-	if (!err && nat_mem_write(cc->emu->mem, blk->cache, code,
-				  blk->size) < 0)
+	if (!err && cc_code_write(cc, blk->cache, code, blk->size) < 0)
 		err = -pse_fault;
 	if (!err)
 		err = cc_blocks_add(&cc->bs, blk);

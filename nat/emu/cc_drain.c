@@ -142,25 +142,32 @@ bool cc_drain_via(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
 		  pid_t tid)
 {
 	uint64_t log = ct->data + cc_log_off, cursor;
+	const uint8_t *buf;
 	uint64_t t0;
 	size_t n;
 	bool ok;
 
-	if (cc_peek(tid, ct->data + cc_ctl_cursor, &cursor, 8) < 0 ||
+	if (cc_data_read(ct, tid, cc_ctl_cursor, &cursor, 8) < 0 ||
 	    cursor < log || cursor > log + cc->log_size)
 		return false;
 	n = (size_t) (cursor - log);
 	if (!n)
 		return true;
-	if (!cc->logbuf && !(cc->logbuf = malloc(cc->log_size)))
-		return false;
 	t0 = cc_now_ns();
-	if (cc_peek(tid, log, cc->logbuf, n) < 0)
-		return false;
-	ok = cc_drain_log(cc, ct, th, cc->logbuf, n);
+	if (ct->local) {
+		/* Read where it lies: the thread is stopped.  */
+		buf = ct->local + cc_log_off;
+	} else {
+		if (!cc->logbuf && !(cc->logbuf = malloc(cc->log_size)))
+			return false;
+		if (cc_peek(tid, log, cc->logbuf, n) < 0)
+			return false;
+		buf = cc->logbuf;
+	}
+	ok = cc_drain_log(cc, ct, th, buf, n);
 	/* The log ran before this stop, what the thread runs next after.  */
 	emu_rec_time(th, false);
-	cc_poke(tid, ct->data + cc_ctl_cursor, &log, 8);
+	cc_data_write(ct, tid, cc_ctl_cursor, &log, 8);
 	cc->st.drain_ns += cc_now_ns() - t0;
 	return ok;
 }

@@ -68,12 +68,12 @@ static bool cc_settle_ret(struct cc *cc, struct cc_thread *ct,
 	uint64_t v;
 
 	if (pos->flags & cc_ret_rax) {
-		if (cc_peek(th->tid, ct->data + cc_ctl_save, &v, 8) < 0)
+		if (cc_data_read(ct, th->tid, cc_ctl_save, &v, 8) < 0)
 			return false;
 		regs->rax = v;
 	}
 	if (pos->flags & cc_ret_rcx) {
-		if (cc_peek(th->tid, ct->data + cc_ctl_save2, &v, 8) < 0)
+		if (cc_data_read(ct, th->tid, cc_ctl_save2, &v, 8) < 0)
 			return false;
 		regs->rcx = v;
 	}
@@ -148,7 +148,7 @@ bool cc_settle(struct cc *cc, struct cc_thread *ct, struct emu_thread *th,
 	if (pos->flags & cc_way_rax_saved) {
 		uint64_t rax;
 
-		if (cc_peek(th->tid, ct->data + cc_ctl_save, &rax, 8) < 0)
+		if (cc_data_read(ct, th->tid, cc_ctl_save, &rax, 8) < 0)
 			return false;
 		regs->rax = rax;
 	}

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/ptrace.h>
@@ -185,25 +186,45 @@ static int64_t cc_inject_memfd(pid_t tid, struct nat_mem *mem, uint64_t at,
 	return fd;
 }
 
+/* FD of TID mapped SIZE bytes read-write into ptstub, shared, or
+   NULL.  */
+static void *cc_map_local(pid_t tid, int64_t fd, uint64_t size)
+{
+	char path[64];
+	void *p;
+	int lfd;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%lld", (int) tid,
+		 (long long) fd);
+	lfd = open(path, O_RDWR | O_CLOEXEC);
+	if (lfd < 0)
+		return NULL;
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, lfd, 0);
+	close(lfd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 int cc_inject_mmap(pid_t tid, struct nat_mem *mem, uint64_t at,
 		   uint64_t hint, bool near, uint64_t size, int prot,
-		   const char *name, uint64_t *addr)
+		   const char *name, uint64_t *addr, void **local)
 {
 	uint64_t args[6] = { 0, size, (uint64_t) prot,
 			     MAP_PRIVATE | MAP_ANONYMOUS, (uint64_t) -1, 0 };
 	int64_t ret, fd = name ? cc_inject_memfd(tid, mem, at, name, size)
 		: -1;
+	void *mine = NULL;
 	int err;
 
 	if (fd >= 0) {
-		args[3] = MAP_PRIVATE;
+		mine = local ? cc_map_local(tid, fd, size) : NULL;
+		args[3] = mine ? MAP_SHARED : MAP_PRIVATE;
 		args[4] = (uint64_t) fd;
 	}
 
 	if (near) {
 		args[0] = cc_free_range(tid, hint, size, 1ull << 30);
 		if (!args[0])
-			return -pse_nomem;
+			goto fail;
 		args[3] |= MAP_FIXED_NOREPLACE;
 	}
 	err = cc_inject_syscall(tid, mem, at, SYS_mmap, args, &ret);
@@ -213,12 +234,21 @@ int cc_inject_mmap(pid_t tid, struct nat_mem *mem, uint64_t at,
 
 		cc_inject_syscall(tid, mem, at, SYS_close, cargs, &cret);
 	}
-	if (err < 0)
+	if (err < 0) {
+		if (mine)
+			munmap(mine, size);
 		return err;
+	}
 	if (cc_kernel_err(ret) < 0 || (near && (uint64_t) ret != args[0]))
-		return -pse_nomem;
+		goto fail;
 	*addr = (uint64_t) ret;
+	if (local)
+		*local = mine;
 	return 0;
+fail:
+	if (mine)
+		munmap(mine, size);
+	return -pse_nomem;
 }
 
 int cc_inject_munmap(pid_t tid, struct nat_mem *mem, uint64_t at,

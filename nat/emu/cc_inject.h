@@ -31,12 +31,17 @@ static inline bool cc_inject_own_mapping(const char *path)
 }
 
 /* Map SIZE bytes with PROT in TID near HINT (within 1 GiB of it, so
-   within reach of rel32, when NEAR; cc_free_range), private.  With NAME, from a memfd of that name (so
-   /proc/PID/maps says "/memfd:NAME"; its descriptor is closed again),
-   else anonymous.  *ADDR gets the address.  */
+   within reach of rel32, when NEAR; cc_free_range).  With NAME, from a
+   memfd of that name (so /proc/PID/maps says "/memfd:NAME"; its
+   descriptor is closed again), else anonymous.  *ADDR gets the
+   address.  With LOCAL and a NAME, the memfd is mapped into ptstub
+   too, read-write and shared with the inferior's mapping, and *LOCAL
+   gets it (NULL where that could not be done: the inferior's is then
+   private), so that ptstub writes code, links and tables and reads
+   logs with no system call.  */
 int cc_inject_mmap(pid_t tid, struct nat_mem *mem, uint64_t at,
 		   uint64_t hint, bool near, uint64_t size, int prot,
-		   const char *name, uint64_t *addr);
+		   const char *name, uint64_t *addr, void **local);
 int cc_inject_munmap(pid_t tid, struct nat_mem *mem, uint64_t at,
 		     uint64_t addr, uint64_t size);
 int cc_inject_mprotect(pid_t tid, struct nat_mem *mem, uint64_t at,

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <sys/uio.h>
 #include <sys/user.h>
@@ -38,6 +39,13 @@ enum { cc_page = 4096, cc_log_default = 1 << 20,
 
 struct cc_chunk {
 	uint64_t addr, used;
+	uint8_t *local;      /* ptstub's shared view of it, or NULL */
+};
+
+/* A data mapping kept for a new thread.  */
+struct cc_spare {
+	uint64_t addr;
+	uint8_t *local;
 };
 
 /* Pages of original code kept while a batch of blocks is translated
@@ -54,6 +62,7 @@ struct cc_code_page {
 struct cc_thread {
 	pid_t tid;
 	uint64_t data;       /* control page; the log follows (0: none) */
+	uint8_t *local;      /* ptstub's shared view of DATA, or NULL */
 	uint64_t cur_ip;     /* the block the undrained log starts in */
 	uint64_t skip;       /* an IP not to enter at, once */
 	const char *fallback;
@@ -71,7 +80,7 @@ struct cc {
 	size_t nthreads, cap;
 	/* Data mappings of threads that ended, for new threads: a thread
 	   that ends cannot unmap its own.  */
-	uint64_t *spare;
+	struct cc_spare *spare;
 	size_t nspare, sparecap;
 	/* A flush waits while other threads run translations: nothing is
 	   translated or entered until the last one has left.  */
@@ -123,6 +132,29 @@ static inline int cc_poke(pid_t tid, uint64_t addr, const void *buf,
 		(ssize_t) len ? 0 : -pse_fault;
 }
 
+/* LEN bytes at offset OFF of CT's data mapping read or written: in
+   ptstub's view of it when it has one (no system call), else through
+   thread TID (stopped, or of the same process).  */
+static inline int cc_data_read(const struct cc_thread *ct, pid_t tid,
+			       uint64_t off, void *buf, size_t len)
+{
+	if (ct->local) {
+		memcpy(buf, ct->local + off, len);
+		return 0;
+	}
+	return cc_peek(tid, ct->data + off, buf, len);
+}
+
+static inline int cc_data_write(const struct cc_thread *ct, pid_t tid,
+				uint64_t off, const void *buf, size_t len)
+{
+	if (ct->local) {
+		memcpy(ct->local + off, buf, len);
+		return 0;
+	}
+	return cc_poke(tid, ct->data + off, buf, len);
+}
+
 /* The direct branches of BLK before its instruction K, and the last
    instruction run before K.  */
 static inline void cc_rec_upto(struct emu_thread *th,
@@ -140,6 +172,10 @@ static inline void cc_rec_upto(struct emu_thread *th,
 uint64_t cc_sites_sig(const struct cc *cc);
 bool cc_may_copy(void *ctx, uint64_t ip);
 struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start);
+/* cc.c: LEN bytes of code written at ADDR of the cache (through
+   ptstub's view of its chunk where it has one: a 4-byte write there is
+   one store, which threads running the code see whole).  */
+int cc_code_write(struct cc *cc, uint64_t addr, const void *buf, size_t len);
 /* cc.c: a batch of translations begins (ON) or ends.  */
 void cc_batch(struct cc *cc, bool on);
 /* cc.c: the thread's entry (made if need be: NULL if out of memory),

@@ -7,8 +7,6 @@
    thread meets none of them as a trap later.  */
 #define _GNU_SOURCE
 #include "nat/emu/cc_int.h"
-#include "nat/emu/emu_engine.h"
-#include "nat/mem.h"
 
 #include <stdlib.h>
 
@@ -24,67 +22,60 @@ bool cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
 
 		if (!alone && ((jmp + 1) & 63) > 60)
 			return false;
-		return nat_mem_write(cc->emu->mem, jmp + 1, &r, 4) == 0;
+		return cc_code_write(cc, jmp + 1, &r, 4) == 0;
 	} else {
 		uint8_t stub[cc_stub_size];
 
 		if (!alone)
 			return false;
 		cc_stub_abs_jmp(stub, to->cache);
-		return nat_mem_write(cc->emu->mem, blk->cache + way->stub_off,
-				     stub, sizeof(stub)) == 0;
+		return cc_code_write(cc, blk->cache + way->stub_off, stub,
+				     sizeof(stub)) == 0;
 	}
 }
 
-/* Where ORIG's key goes in way W of thread CT's table (its cache
-   address cc_table_size words after).  */
-static uint64_t cc_table_slot(const struct cc_thread *ct, uint64_t orig,
-			      int w)
+/* Where ORIG's key goes in way W of a thread's table, from the start
+   of its data (its cache address cc_table_size words after).  */
+static uint64_t cc_table_slot(uint64_t orig, int w)
 {
 	uint64_t i = w ? orig >> 8 : orig;
 
-	return ct->data + (w ? cc_ctl_table1 : cc_ctl_table) +
+	return (w ? cc_ctl_table1 : cc_ctl_table) +
 		((i & (cc_table_size - 1)) << 3);
 }
 
 int cc_table_put(const struct cc_thread *ct, uint64_t orig, uint64_t cache,
 		 bool hot)
 {
-	uint64_t at = cc_table_slot(ct, orig, 0), neg = -orig;
-	uint64_t held[2] = { 0, 0 }, put[4] = { neg, cache };
-	struct iovec local[4], remote[4];
-	size_t n = 2;
+	uint64_t at = cc_table_slot(orig, 0), neg = -orig, held[2];
 
-	if (cc_peek(ct->tid, at, &held[0], 8) < 0 ||
-	    cc_peek(ct->tid, at + cc_table_size * 8, &held[1], 8) < 0)
+	if (cc_data_read(ct, ct->tid, at, &held[0], 8) < 0 ||
+	    cc_data_read(ct, ct->tid, at + cc_table_size * 8, &held[1],
+			 8) < 0)
 		return -pse_fault;
 	if (held[0] && held[0] != neg) {
 		if (hot) {
 			/* A target just missed is hot: it takes way 0, and
 			   the one it displaces goes to its own way 1.  */
-			put[2] = held[0];
-			put[3] = held[1];
-			local[2] = (struct iovec) { &put[2], 8 };
-			local[3] = (struct iovec) { &put[3], 8 };
-			remote[2] = (struct iovec) {
-				(void *) cc_table_slot(ct, -held[0], 1), 8 };
-			remote[3] = (struct iovec) {
-				(void *) (remote[2].iov_base +
-					  cc_table_size * 8), 8 };
-			n = 4;
+			uint64_t to = cc_table_slot(-held[0], 1);
+
+			if (cc_data_write(ct, ct->tid, to, &held[0], 8) < 0 ||
+			    cc_data_write(ct, ct->tid, to + cc_table_size * 8,
+					  &held[1], 8) < 0)
+				return -pse_fault;
 		} else {
 			/* A guess never displaces: way 1 if it is free.  */
-			at = cc_table_slot(ct, orig, 1);
-			if (cc_peek(ct->tid, at, &held[0], 8) < 0 || held[0])
+			at = cc_table_slot(orig, 1);
+			if (cc_data_read(ct, ct->tid, at, &held[0], 8) < 0 ||
+			    held[0])
 				return 0;
 		}
 	}
-	local[0] = (struct iovec) { &put[0], 8 };
-	local[1] = (struct iovec) { &put[1], 8 };
-	remote[0] = (struct iovec) { (void *) at, 8 };
-	remote[1] = (struct iovec) { (void *) (at + cc_table_size * 8), 8 };
-	return process_vm_writev(ct->tid, local, n, remote, n, 0) ==
-		(ssize_t) (n * 8) ? 0 : -pse_fault;
+	if (cc_data_write(ct, ct->tid, at + cc_table_size * 8, &cache,
+			  8) < 0 ||
+	    cc_data_write(ct, ct->tid, at, &neg, 8) < 0)
+		return -pse_fault;
+	return 0;
 }
 
 /* Where BLK may go next without a trap of its own, into TO (SITE:

@@ -112,17 +112,25 @@ Test(cc_inject, named_mapping_near_code_and_gone)
 	pid_t pid = child_stopped();
 	struct user_regs_struct regs;
 	struct nat_mem mem;
-	uint64_t addr = 0, d;
+	uint64_t addr = 0, d, word = 0;
+	uint8_t *local = NULL;
 
 	nat_mem_init(&mem, pid);
 	cr_assert_eq(ptrace(PTRACE_GETREGS, pid, 0, &regs), 0);
 	cr_assert_eq(cc_inject_mmap(pid, &mem, 0, regs.rip, true, 1 << 20,
 				    PROT_READ | PROT_EXEC, CC_MAP_NAME("test map"),
-				    &addr), 0);
+				    &addr, (void **) &local), 0);
 	d = addr > regs.rip ? addr - regs.rip : regs.rip - addr;
 	cr_expect_lt(d, 1ull << 30, "mapped %#llx, far from %#llx",
 		     (unsigned long long) addr, regs.rip);
 	cr_expect_eq(cc_fx_maps_count(pid, CC_MAP_NAME("test map")), 1);
+	/* ptstub's view of it is the inferior's memory, both ways.  */
+	cr_assert_not_null(local, "not mapped into ptstub");
+	memcpy(local + 4096, "\xcc\x0f\x05\x90\x11\x22\x33\x44", 8);
+	cr_assert_eq(nat_mem_read(&mem, addr + 4096, &word, 8), 8);
+	cr_expect_eq(word, 0x4433221190050fccull, "the inferior reads %#llx",
+		     (unsigned long long) word);
+	munmap(local, 1 << 20);
 	cr_assert_eq(cc_inject_munmap(pid, &mem, 0, addr, 1 << 20), 0);
 	cr_expect_eq(cc_fx_maps_count(pid, CC_MAP_NAME("test map")), 0);
 	nat_mem_fini(&mem);
