@@ -136,6 +136,7 @@ void cc_free(struct cc *cc, pid_t tid)
 	free(cc->threads);
 	free(cc->spare);
 	free(cc->logbuf);
+	free(cc->xcode);
 	free(cc);
 }
 
@@ -527,13 +528,12 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start)
 		cc_blocks_mark_bad(&cc->bs, start);
 		return NULL;
 	}
-	blk = calloc(1, sizeof(*blk));
-	code = malloc(cc_block_max_bytes);
-	if (!blk || !code) {
-		free(blk);
-		free(code);
+	if (!cc->xcode && !(cc->xcode = malloc(cc_block_max_bytes)))
 		return NULL;
-	}
+	code = cc->xcode;
+	blk = calloc(1, sizeof(*blk));
+	if (!blk)
+		return NULL;
 	t0 = cc_now_ns();
 	err = cc_xlate(blk, &env, start, chunk->addr + chunk->used, code,
 		       cc_block_max_bytes);
@@ -542,7 +542,6 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start)
 	if (!err)
 		err = cc_blocks_add(&cc->bs, blk);
 	cc->st.xlate_ns += cc_now_ns() - t0;
-	free(code);
 	if (err < 0) {
 		cc_block_fini(blk);
 		free(blk);

@@ -2,6 +2,7 @@
 #include "common/ps_array.h"
 #include "common/ps_error.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,7 +20,10 @@ void cc_blocks_clear(struct cc_blocks *bs)
 		cc_block_fini(bs->blocks[i]);
 		free(bs->blocks[i]);
 	}
-	bs->nblocks = bs->nsorted = 0;
+	bs->nblocks = 0;
+	for (size_t i = 0; i < bs->nwindows; i++)
+		free(bs->windows[i].slots);
+	bs->nwindows = 0;
 	for (size_t i = 0; i < bs->nbad; i++)
 		free(bs->bad[i]);
 	bs->nbad = 0;
@@ -30,6 +34,7 @@ void cc_blocks_fini(struct cc_blocks *bs)
 {
 	cc_blocks_clear(bs);
 	free(bs->blocks);
+	free(bs->windows);
 	free(bs->table);
 	free(bs->bad);
 }
@@ -43,10 +48,10 @@ static size_t cc_slot(const struct cc_blocks *bs, uint64_t start)
 struct cc_block *cc_blocks_find(const struct cc_blocks *bs, uint64_t start)
 {
 	for (size_t i = cc_slot(bs, start);; i = (i + 1) & (bs->nslots - 1)) {
-		if (!bs->table[i])
+		if (!bs->table[i].blk)
 			return NULL;
-		if (bs->table[i]->start == start)
-			return bs->table[i];
+		if (bs->table[i].start == start)
+			return bs->table[i].blk;
 	}
 }
 
@@ -54,14 +59,15 @@ static void cc_table_put(struct cc_blocks *bs, struct cc_block *blk)
 {
 	size_t s = cc_slot(bs, blk->start);
 
-	while (bs->table[s])
+	while (bs->table[s].blk)
 		s = (s + 1) & (bs->nslots - 1);
-	bs->table[s] = blk;
+	bs->table[s].start = blk->start;
+	bs->table[s].blk = blk;
 }
 
 static int cc_table_room(struct cc_blocks *bs)
 {
-	struct cc_block **grown;
+	struct cc_entry *grown;
 
 	if ((bs->nblocks + bs->nbad + 1) * 2 <= bs->nslots)
 		return 0;
@@ -95,67 +101,62 @@ void cc_blocks_mark_bad(struct cc_blocks *bs, uint64_t start)
 	cc_table_put(bs, blk);
 }
 
-static int cc_by_cache(const void *a, const void *b)
+/* The slot of ADDR in the window index (made if MAKE), or NULL.  */
+static struct cc_block **cc_slot_at(struct cc_blocks *bs, uint64_t addr,
+				    bool make)
 {
-	uint64_t x = (*(struct cc_block *const *) a)->cache;
-	uint64_t y = (*(struct cc_block *const *) b)->cache;
+	uint64_t base = addr & ~((1ull << cc_window_shift) - 1);
+	struct cc_window *w = NULL;
 
-	return (x > y) - (x < y);
-}
+	for (size_t i = 0; i < bs->nwindows; i++)
+		if (bs->windows[i].base == base) {
+			w = &bs->windows[i];
+			break;
+		}
+	if (!w) {
+		struct cc_block **slots;
 
-/* The recent blocks sorted and merged into the sorted ones: one pass
-   per cc_blocks_recent additions, where an insertion each would move
-   half the array (a process with code in many chunks adds anywhere).  */
-static int cc_blocks_merge(struct cc_blocks *bs)
-{
-	size_t n = bs->nblocks, k = bs->nsorted, i = 0, j = k, o = 0;
-	struct cc_block **out = malloc(n * sizeof(*out));
-
-	if (!out)
-		return -pse_nomem;
-	qsort(bs->blocks + k, n - k, sizeof(*bs->blocks), cc_by_cache);
-	while (i < k || j < n)
-		out[o++] = j == n || (i < k && bs->blocks[i]->cache <
-				      bs->blocks[j]->cache) ?
-			bs->blocks[i++] : bs->blocks[j++];
-	memcpy(bs->blocks, out, n * sizeof(*out));
-	free(out);
-	bs->nsorted = n;
-	return 0;
+		if (!make || PS_ARRAY_RESERVE(bs->windows, bs->wcap,
+					      bs->nwindows + 1))
+			return NULL;
+		slots = calloc(1u << (cc_window_shift - cc_granule_shift),
+			       sizeof(*slots));
+		if (!slots)
+			return NULL;
+		w = &bs->windows[bs->nwindows++];
+		w->base = base;
+		w->slots = slots;
+	}
+	return &w->slots[(addr - base) >> cc_granule_shift];
 }
 
 int cc_blocks_add(struct cc_blocks *bs, struct cc_block *blk)
 {
+	uint64_t g = blk->cache & ~((1ull << cc_granule_shift) - 1);
+
 	if (cc_table_room(bs) < 0)
 		return -pse_nomem;
 	if (PS_ARRAY_RESERVE(bs->blocks, bs->cap, bs->nblocks + 1))
 		return -pse_nomem;
+	for (; g < blk->cache + blk->size; g += 1u << cc_granule_shift) {
+		struct cc_block **slot = cc_slot_at(bs, g, true);
+
+		if (!slot)
+			return -pse_nomem;
+		*slot = blk;
+	}
 	bs->blocks[bs->nblocks++] = blk;
 	cc_table_put(bs, blk);
-	if (bs->nblocks - bs->nsorted >= cc_blocks_recent)
-		cc_blocks_merge(bs);
 	return 0;
 }
 
 /* The block whose code holds ADDR, or NULL.  */
 struct cc_block *cc_blocks_at(const struct cc_blocks *bs, uint64_t addr)
 {
-	size_t lo = 0, hi = bs->nsorted;
+	struct cc_block **slot = cc_slot_at((struct cc_blocks *) bs, addr,
+					    false);
+	struct cc_block *blk = slot ? *slot : NULL;
 
-	for (size_t i = bs->nsorted; i < bs->nblocks; i++)
-		if (addr >= bs->blocks[i]->cache &&
-		    addr < bs->blocks[i]->cache + bs->blocks[i]->size)
-			return bs->blocks[i];
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (bs->blocks[mid]->cache <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	return addr < bs->blocks[lo - 1]->cache + bs->blocks[lo - 1]->size ?
-		bs->blocks[lo - 1] : NULL;
+	return blk && addr >= blk->cache && addr < blk->cache + blk->size ?
+		blk : NULL;
 }

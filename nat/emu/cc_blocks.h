@@ -9,15 +9,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Blocks added since the last merge into the sorted ones, at most.  */
-enum { cc_blocks_recent = 256 };
+/* The cache-address index: a window per 4 MiB of cache, in it a slot
+   per 16 bytes (blocks start 16-byte aligned) naming the block whose
+   code covers it, so a stopped thread's IP finds its block at once.  */
+enum { cc_window_shift = 22, cc_granule_shift = 4 };
+
+struct cc_window {
+	uint64_t base;
+	struct cc_block **slots;
+};
 
 struct cc_blocks {
-	/* By cache address: sorted up to NSORTED, then the recent ones in
-	   the order they came.  */
-	struct cc_block **blocks;
-	size_t nblocks, nsorted, cap;
-	struct cc_block **table;       /* by start; open addressing */
+	struct cc_block **blocks;      /* in the order added */
+	size_t nblocks, cap;
+	struct cc_window *windows;
+	size_t nwindows, wcap;
+	/* By start, open addressing; the start kept beside its block, so
+	   a probe reads one line (the drain looks up every new return
+	   target).  */
+	struct cc_entry {
+		uint64_t start;
+		struct cc_block *blk;
+	} *table;
 	size_t nslots;
 	struct cc_block **bad;         /* in the table, size 0: starts
 					  that cannot be taken */

@@ -76,6 +76,7 @@ struct cc {
 	uint64_t syscall_at;           /* in the first chunk */
 	struct cc_blocks bs;
 	uint8_t *logbuf;               /* a drained log */
+	uint8_t *xcode;                /* a block being translated */
 	struct cc_thread **threads;    /* by tid, those that entered */
 	size_t nthreads, cap;
 	/* Data mappings of threads that ended, for new threads: a thread
@@ -198,7 +199,7 @@ bool cc_flush_for(struct cc *cc, const struct emu_thread *self);
    up, else a guess, which takes only a free slot); the block at START
    translated now if need be, with up to cc_ahead_blocks of what it
    reaches, linked (NULL if it cannot be taken).  */
-enum { cc_ahead_blocks = 64 };
+enum { cc_ahead_blocks = 32 };
 bool cc_link(struct cc *cc, const struct cc_block *blk, uint8_t w,
 	     const struct cc_block *to, bool alone);
 int cc_table_put(const struct cc_thread *ct, uint64_t orig, uint64_t cache,

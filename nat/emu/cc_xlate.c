@@ -481,7 +481,9 @@ static int cc_finish(struct cc_build *b, struct cc_block *blk)
 int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 	     uint64_t start, uint64_t cache, uint8_t *code, size_t room)
 {
-	struct cc_build *b = calloc(1, sizeof(*b));
+	/* Its arrays are written before they are read: only the counts
+	   start at zero (20 KB cleared per block showed in profiles).  */
+	struct cc_build *b = malloc(sizeof(*b));
 	ZydisDecoder zydis;
 	uint64_t ip = start, prev = 0;
 	unsigned steps = 0;
@@ -495,6 +497,9 @@ int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 	b->code = code;
 	b->room = room < cc_block_max_bytes ? room : cc_block_max_bytes;
 	b->cache = cache;
+	b->off = 0;
+	b->npos = b->ninsns = b->nedges = 0;
+	b->overflow = false;
 	ZydisDecoderInit(&zydis, ZYDIS_MACHINE_MODE_LONG_64,
 			 ZYDIS_STACK_WIDTH_64);
 
