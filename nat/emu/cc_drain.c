@@ -43,7 +43,7 @@ static inline void cc_drain_pt(struct emu_thread *th,
 
 	if (th->ring.head - pt->psb_at >= pt->psb_period)
 		emu_pt_psb(pt, true, blk->start);
-	for (uint16_t e = 0; e < blk->nedges; e++)
+	for (uint16_t e = 0; blk->calls && e < blk->nedges; e++)
 		if (blk->edges[e].call)
 			emu_pt_call(pt, blk->edges[e].from + blk->edges[e].len);
 	if (blk->end == cc_end_cond) {
@@ -84,18 +84,20 @@ static void cc_drain_rec(struct emu_thread *th, const struct cc_block *blk,
 static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 			 struct emu_thread *th, const uint8_t *buf, size_t n)
 {
-	uint64_t cur = ct->cur_ip, insns = 0, branches = 0;
-	struct cc_block *blk = cc_blocks_find(&cc->bs, cur);
+	uint64_t insns = 0, branches = 0, target = 0;
+	struct cc_block *blk = cc_blocks_find(&cc->bs, ct->cur_ip);
+	struct cc_block *last = NULL;
 	bool pt = th->format == trace_format_pt && th->traced && th->on;
 	const uint8_t *p = buf, *end = buf + n;
-	bool ok = true;
+	bool ok = true, taken = false;
 
 	if (blk && !blk->size)
 		blk = NULL;
+	/* Where the thread goes on (CUR_IP) and what it ran last
+	   (LAST_EXEC) come from the last entry alone: worked out once,
+	   after the loop.  */
 	while (p < end) {
 		struct cc_block *next;
-		uint64_t target = 0;
-		bool taken = false;
 
 		if (!blk || (blk->end == cc_end_exit && !blk->cut)) {
 			ok = false;
@@ -103,11 +105,10 @@ static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 		}
 		if (blk->end == cc_end_cond) {
 			taken = *p++ != 0;
-			cur = blk->ways[taken].target;
 			next = blk->next[taken];
 		} else if (blk->end == cc_end_exit) {
 			p++;
-			cur = blk->ways[0].target;
+			taken = false;
 			next = blk->next[0];
 		} else {
 			if (end - p < 8) {
@@ -116,7 +117,6 @@ static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 			}
 			memcpy(&target, p, 8);
 			p += 8;
-			cur = target;
 			next = blk->last_target == target ? blk->last_next
 				: NULL;
 		}
@@ -126,11 +126,16 @@ static bool cc_drain_log(struct cc *cc, struct cc_thread *ct,
 			cc_drain_pt(th, blk, taken, target);
 		else
 			cc_drain_rec(th, blk, taken, target);
-		th->last_exec = blk->end == cc_end_exit ?
-			blk->insns[blk->ninsns - 1].prev : blk->jcc_ip;
+		last = blk;
 		blk = next ? next : cc_drain_find(cc, blk, taken, target);
 	}
-	ct->cur_ip = cur;
+	if (last) {
+		ct->cur_ip = last->end == cc_end_cond ||
+			last->end == cc_end_exit ? last->ways[taken].target
+			: target;
+		th->last_exec = last->end == cc_end_exit ?
+			last->insns[last->ninsns - 1].prev : last->jcc_ip;
+	}
 	ct->st.insns += insns;
 	ct->st.branches += branches;
 	return ok;

@@ -472,6 +472,8 @@ static int cc_finish(struct cc_build *b, struct cc_block *blk)
 	memcpy(blk->pos, b->pos, b->npos * sizeof(*blk->pos));
 	memcpy(blk->insns, b->insns, b->ninsns * sizeof(*blk->insns));
 	memcpy(blk->edges, b->edges, b->nedges * sizeof(*blk->edges));
+	for (uint16_t e = 0; e < b->nedges; e++)
+		blk->calls |= b->edges[e].call;
 	blk->npos = b->npos;
 	blk->ninsns = b->ninsns;
 	blk->nedges = b->nedges;

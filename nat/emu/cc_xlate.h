@@ -86,36 +86,38 @@ enum cc_end {
 };
 
 struct cc_block {
-	uint64_t start;
-	uint64_t cache;   /* where the code lives in the inferior */
-	uint32_t size;    /* bytes, stubs included */
-	uint8_t end;      /* enum cc_end */
-	uint8_t nways;
-	struct cc_way ways[2];
+	/* What the drain reads of every block it passes, first, in one
+	   cache line.  The drain's shortcuts (cc_drain.c), kept while the
+	   block lives (blocks are freed all at once): the block each way
+	   leads to, and the last target a lookup logged with its block.  */
+	struct cc_block *next[2];
+	uint64_t last_target;
+	struct cc_block *last_next;
 	uint64_t jcc_ip, jcc_target;  /* cc_end_cond; jcc_ip: cc_end_ret */
-	struct cc_insn *insns;  /* malloc'd; the last one is the Jcc or
-				   the exit's */
-	uint16_t ninsns;
-	struct emu_edge *edges; /* malloc'd */
-	uint16_t nedges;
-	struct cc_pos *pos;  /* sorted by offset, malloc'd */
-	uint16_t npos;
 	uint32_t ncopied;    /* instructions run per pass (for counts) */
-	uint16_t ret_pop;    /* cc_end_ret: bytes RET pops */
-	bool ind_call;       /* cc_end_ind: a call (JCC_TARGET: its return
-				address) */
+	uint16_t nedges;
+	uint8_t end;         /* enum cc_end */
 	bool cut;            /* cc_end_exit at a limit of the block: the
 				exit logs a byte (no branch) and may be
 				linked */
-	/* The drain's shortcuts (cc_drain.c), kept while the block lives
-	   (blocks are freed all at once): the block each way leads to,
-	   and the last target a lookup logged with its block.  */
-	struct cc_block *next[2];
+	bool ind_call;       /* cc_end_ind: a call (JCC_TARGET: its return
+				address) */
+	bool calls;          /* an edge is a call */
+	uint8_t nways;
+	uint64_t start;
+	struct emu_edge *edges; /* malloc'd */
+	uint64_t cache;   /* where the code lives in the inferior */
+	uint32_t size;    /* bytes, stubs included */
+	uint16_t ret_pop;    /* cc_end_ret: bytes RET pops */
+	struct cc_way ways[2];
+	struct cc_insn *insns;  /* malloc'd; the last one is the Jcc or
+				   the exit's */
+	uint16_t ninsns;
+	struct cc_pos *pos;  /* sorted by offset, malloc'd */
+	uint16_t npos;
 	/* Its instructions' addresses lie in [SPAN_LO, SPAN_HI]: a map
 	   change far from them needs no look at each (cc.c).  */
 	uint64_t span_lo, span_hi;
-	uint64_t last_target;
-	struct cc_block *last_next;
 };
 
 /* What the translator needs from its caller.  */
