@@ -526,12 +526,11 @@ int cc_xlate(struct cc_block *blk, const struct cc_xlate_env *env,
 		n = env->read(env->ctx, ip, bytes, sizeof(bytes));
 		if (n <= 0 ||
 		    !ZYAN_SUCCESS(ZydisDecoderDecodeFull(&zydis, bytes,
-				(size_t) n, &zi, ops)) ||
-		    emu_insn_decode(env->decoder, ip, bytes, (size_t) n,
-				    &insn) < 0) {
+				(size_t) n, &zi, ops))) {
 			cc_end_exit_at(b, blk, ip, prev, false, false);
 			break;
 		}
+		emu_insn_classify(ip, &zi, ops, &insn);
 		if (insn.iclass == emu_ic_jmp && insn.emulable) {
 			struct emu_edge e = { ip, insn.target, insn.len,
 					      false };

@@ -407,15 +407,21 @@ int emu_insn_decode(const struct emu_decoder *decoder, uint64_t ip,
 	ZydisDecodedInstruction zi;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 
-	memset(insn, 0, sizeof(*insn));
-	insn->op.reg = insn->op.base = insn->op.index = emu_reg_none;
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&decoder->zydis, buf, len,
 						 &zi, ops)))
 		return -pse_invalid;
-	insn->ip = ip;
-	insn->len = zi.length;
-	emu_classify(&zi, ops, insn);
+	emu_insn_classify(ip, &zi, ops, insn);
 	return 0;
+}
+
+void emu_insn_classify(uint64_t ip, const ZydisDecodedInstruction *zi,
+		       const ZydisDecodedOperand *ops, struct emu_insn *insn)
+{
+	memset(insn, 0, sizeof(*insn));
+	insn->op.reg = insn->op.base = insn->op.index = emu_reg_none;
+	insn->ip = ip;
+	insn->len = zi->length;
+	emu_classify(zi, ops, insn);
 }
 
 bool emu_insn_is_stop(const struct emu_insn *insn)

@@ -102,6 +102,14 @@ void emu_decoder_free(struct emu_decoder *decoder);
    -pse_invalid if the bytes are not a valid instruction.  */
 int emu_insn_decode(const struct emu_decoder *decoder, uint64_t ip,
 		    const uint8_t *buf, size_t len, struct emu_insn *insn);
+struct ZydisDecodedInstruction_;
+struct ZydisDecodedOperand_;
+/* The same for an instruction Zydis decoded already (ZI, OPS, at IP):
+   the code cache's translator decodes each instruction once.  */
+void emu_insn_classify(uint64_t ip, const struct ZydisDecodedInstruction_ *zi,
+		       const struct ZydisDecodedOperand_ *ops,
+		       struct emu_insn *insn);
+
 
 /* Whether the trace emulator must stop at INSN (a branch it evaluates or
    an instruction it steps) rather than let the thread run through it.  */
