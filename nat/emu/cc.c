@@ -531,7 +531,7 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start)
 	if (!cc->xcode && !(cc->xcode = malloc(cc_block_max_bytes)))
 		return NULL;
 	code = cc->xcode;
-	blk = calloc(1, sizeof(*blk));
+	blk = cc_blocks_new(&cc->bs);
 	if (!blk)
 		return NULL;
 	t0 = cc_now_ns();
@@ -543,8 +543,8 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start)
 		err = cc_blocks_add(&cc->bs, blk);
 	cc->st.xlate_ns += cc_now_ns() - t0;
 	if (err < 0) {
+		/* Its slot is given again by the next cc_blocks_new.  */
 		cc_block_fini(blk);
-		free(blk);
 		cc_blocks_mark_bad(&cc->bs, start);
 		return NULL;
 	}

@@ -18,9 +18,15 @@ void cc_blocks_clear(struct cc_blocks *bs)
 {
 	for (size_t i = 0; i < bs->nblocks; i++) {
 		cc_block_fini(bs->blocks[i]);
-		free(bs->blocks[i]);
+		if (!bs->blocks[i]->slab)
+			free(bs->blocks[i]);
 	}
 	bs->nblocks = 0;
+	/* The first slab is kept for the blocks to come.  */
+	for (size_t i = 1; i < bs->nslabs; i++)
+		free(bs->slabs[i]);
+	bs->nslabs = bs->nslabs ? 1 : 0;
+	bs->slab_used = 0;
 	for (size_t i = 0; i < bs->nwindows; i++)
 		free(bs->windows[i].slots);
 	bs->nwindows = 0;
@@ -34,6 +40,9 @@ void cc_blocks_fini(struct cc_blocks *bs)
 {
 	cc_blocks_clear(bs);
 	free(bs->blocks);
+	for (size_t i = 0; i < bs->nslabs; i++)
+		free(bs->slabs[i]);
+	free(bs->slabs);
 	free(bs->windows);
 	free(bs->table);
 	free(bs->bad);
@@ -130,6 +139,26 @@ static struct cc_block **cc_slot_at(struct cc_blocks *bs, uint64_t addr,
 	return &w->slots[(addr - base) >> cc_granule_shift];
 }
 
+struct cc_block *cc_blocks_new(struct cc_blocks *bs)
+{
+	struct cc_block *blk;
+
+	if (!bs->nslabs || bs->slab_used == cc_slab_blocks) {
+		struct cc_block *slab;
+
+		if (PS_ARRAY_RESERVE(bs->slabs, bs->slabcap, bs->nslabs + 1))
+			return NULL;
+		slab = aligned_alloc(64, cc_slab_blocks * sizeof(*slab));
+		if (!slab)
+			return NULL;
+		bs->slabs[bs->nslabs++] = slab;
+		bs->slab_used = 0;
+	}
+	blk = &bs->slabs[bs->nslabs - 1][bs->slab_used];
+	memset(blk, 0, sizeof(*blk));
+	return blk;
+}
+
 int cc_blocks_add(struct cc_blocks *bs, struct cc_block *blk)
 {
 	uint64_t g = blk->cache & ~((1ull << cc_granule_shift) - 1);
@@ -147,6 +176,10 @@ int cc_blocks_add(struct cc_blocks *bs, struct cc_block *blk)
 	}
 	bs->blocks[bs->nblocks++] = blk;
 	cc_table_put(bs, blk);
+	if (bs->nslabs && blk == &bs->slabs[bs->nslabs - 1][bs->slab_used]) {
+		blk->slab = true;
+		bs->slab_used++;
+	}
 	return 0;
 }
 

@@ -19,9 +19,16 @@ struct cc_window {
 	struct cc_block **slots;
 };
 
+/* Blocks come from slabs of this many, side by side in memory: the
+   drain walks from block to block, one dependent load each, and
+   blocks translated together are mostly run together.  */
+enum { cc_slab_blocks = 1024 };
+
 struct cc_blocks {
 	struct cc_block **blocks;      /* in the order added */
 	size_t nblocks, cap;
+	struct cc_block **slabs;
+	size_t nslabs, slabcap, slab_used;  /* of the last slab */
 	struct cc_window *windows;
 	size_t nwindows, wcap;
 	/* By start, open addressing; the start kept beside its block, so
@@ -46,7 +53,10 @@ void cc_blocks_clear(struct cc_blocks *bs);
 /* The block or mark (size 0) at START, or NULL.  */
 struct cc_block *cc_blocks_find(const struct cc_blocks *bs, uint64_t start);
 
-/* Take ownership of BLK (malloc'd).  */
+/* A zeroed block from the slabs, for cc_blocks_add (NULL: out of
+   memory); until it is added the next call gives it again.  */
+struct cc_block *cc_blocks_new(struct cc_blocks *bs);
+/* Index BLK (from cc_blocks_new, or malloc'd: then it is taken over).  */
 int cc_blocks_add(struct cc_blocks *bs, struct cc_block *blk);
 
 /* START cannot be taken: remembered so it is not tried again.  */

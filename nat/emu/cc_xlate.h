@@ -115,6 +115,7 @@ struct cc_block {
 	uint16_t ninsns;
 	struct cc_pos *pos;  /* sorted by offset, malloc'd */
 	uint16_t npos;
+	bool slab;           /* from cc_blocks_new (not freed alone) */
 	/* Its instructions' addresses lie in [SPAN_LO, SPAN_HI]: a map
 	   change far from them needs no look at each (cc.c).  */
 	uint64_t span_lo, span_hi;
