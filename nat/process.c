@@ -180,7 +180,12 @@ int nat_write_memory(struct nat_process *proc, uint64_t addr,
 
 int nat_insert_breakpoint(struct nat_process *proc, uint64_t addr)
 {
-	return int3_insert(&proc->int3s, &proc->mem, addr, int3_owner_gdb);
+	int err = int3_insert(&proc->int3s, &proc->mem, addr, int3_owner_gdb);
+
+	/* Threads running translated code stop there too.  */
+	if (!err && proc->emu)
+		emu_on_breakpoint(proc->emu, addr);
+	return err;
 }
 
 int nat_remove_breakpoint(struct nat_process *proc, uint64_t addr)

@@ -41,6 +41,7 @@ int cc_alloc(struct cc **out, struct emu *emu)
 
 static void cc_drop_blocks(struct cc *cc)
 {
+	cc->npatches = 0;
 	cc_blocks_clear(&cc->bs);
 	for (size_t i = 0; i < cc->nchunks; i++)
 		cc->chunks[i].used = cc_chunk_head;
@@ -137,6 +138,7 @@ void cc_free(struct cc *cc, pid_t tid)
 	free(cc->spare);
 	free(cc->logbuf);
 	free(cc->xcode);
+	free(cc->patches);
 	free(cc);
 }
 
@@ -266,6 +268,40 @@ void cc_flush_range(struct cc *cc, uint64_t lo, uint64_t hi)
 			}
 		}
 	}
+}
+
+void cc_on_site(struct cc *cc, uint64_t addr)
+{
+	static const uint8_t int3 = 0xcc;
+
+	if (!cc)
+		return;
+	for (size_t i = 0; i < cc->bs.nblocks; i++) {
+		const struct cc_block *blk = cc->bs.blocks[i];
+
+		if (addr < blk->span_lo || addr > blk->span_hi)
+			continue;
+		for (uint16_t k = 0; k < blk->npos; k++) {
+			const struct cc_pos *p = &blk->pos[k];
+
+			if (p->kind != cc_pos_orig ||
+			    blk->insns[p->insn].ip != addr ||
+			    PS_ARRAY_RESERVE(cc->patches, cc->patchcap,
+					     cc->npatches + 1))
+				continue;
+			if (cc_code_write(cc, blk->cache + p->off, &int3, 1) == 0)
+				cc->patches[cc->npatches++] =
+					blk->cache + p->off;
+		}
+	}
+}
+
+bool cc_patched(const struct cc *cc, uint64_t cache)
+{
+	for (size_t i = 0; i < cc->npatches; i++)
+		if (cc->patches[i] == cache)
+			return true;
+	return false;
 }
 
 void cc_on_exec(struct cc *cc)

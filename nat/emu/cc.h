@@ -14,8 +14,10 @@
    shared.
 
    Limits of this stage: a thread whose GS base is set stays with the
-   ptrace engine; breakpoints are taken into account when the thread is
-   next resumed (so not while it runs: non-stop); a translation
+   ptrace engine; a breakpoint inserted while threads run stops them
+   only where its instruction was copied (not at a direct jump or call,
+   which the cache follows without copying) until the translations are
+   replaced at the next entry; a translation
    dropped (code or map changed) while other threads run in the cache
    is dropped when the last of them leaves at its next exit, so they
    may run the old code until then.
@@ -51,6 +53,13 @@ bool cc_enter(struct cc *cc, struct emu_thread *th,
 int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	       struct user_regs_struct *regs, int sig,
 	       enum emu_verdict *verdict, enum emu_resume *how);
+
+/* Someone else's int3 (GDB's breakpoint) now sits at ADDR: every
+   copy of that instruction in the cache gets an int3 too, so that a
+   thread running there stops at once (cc_on_stop reports it as the
+   original int3's stop), before the translations are replaced at the
+   next entry.  */
+void cc_on_site(struct cc *cc, uint64_t addr);
 
 /* Code or the map changed: forget every translation.  */
 void cc_flush(struct cc *cc);

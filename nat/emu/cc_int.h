@@ -93,6 +93,9 @@ struct cc {
 	   and the threads' own of those dropped (cc_status adds the live
 	   ones').  */
 	struct emu_cache_status st;
+	/* Cache addresses cc_on_site made int3s (until the next flush).  */
+	uint64_t *patches;
+	size_t npatches, patchcap;
 	/* A batch of translations runs (no code changes meanwhile: the
 	   thread that asked is stopped): code is read by the page.  */
 	bool batch;
@@ -177,6 +180,8 @@ struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start);
    ptstub's view of its chunk where it has one: a 4-byte write there is
    one store, which threads running the code see whole).  */
 int cc_code_write(struct cc *cc, uint64_t addr, const void *buf, size_t len);
+/* cc.c: whether cc_on_site made an int3 at cache address CACHE.  */
+bool cc_patched(const struct cc *cc, uint64_t cache);
 /* cc.c: a batch of translations begins (ON) or ends.  */
 void cc_batch(struct cc *cc, bool on);
 /* cc.c: the thread's entry (made if need be: NULL if out of memory),

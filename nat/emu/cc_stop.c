@@ -9,6 +9,7 @@
 #include "nat/emu/cc_int.h"
 #include "nat/emu/emu_engine.h"
 #include "nat/emu/emu_thread.h"
+#include "nat/int3_table.h"
 #include "nat/mem.h"
 
 #include <signal.h>
@@ -191,6 +192,32 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 		*cursor = ct->data + cc_log_off;
 		*verdict = emu_consumed;
 		*how = emu_resume_cont;
+		return emu_setregs(th->tid, regs);
+	}
+	if (sig == SIGTRAP && pos && pos->kind == cc_pos_orig &&
+	    cc_patched(cc, regs->rip - 1)) {
+		/* The copy of an instruction GDB put a breakpoint on since
+		   the block was made (cc_on_site).  */
+		const struct int3_site *site;
+
+		if (!cc_settle(cc, ct, th, regs, regs->rip - 1, &orig)) {
+			emu_rec_gap(th, 0);
+			ct->fallback = "a stop it could not place";
+			cc_leave(th, regs, ct->cur_ip);
+			return emu_setregs(th->tid, regs);
+		}
+		cc_leave(th, regs, orig);
+		site = int3_lookup(cc->emu->sites, orig);
+		if (!site || !(site->owners & ~(unsigned) int3_owner_emu)) {
+			/* Removed again since: on from there.  */
+			*verdict = emu_consumed;
+			return emu_resume_from(cc->emu, th, regs, &before,
+					       false, how);
+		}
+		/* Reported as the breakpoint's own int3 would be.  */
+		ct->st.signals++;
+		emu_rec_interrupt(th, orig, th->last_exec);
+		regs->rip = orig + 1;
 		return emu_setregs(th->tid, regs);
 	}
 	/* Someone else's stop: out of the cache, then as the ptrace engine

@@ -325,11 +325,16 @@ int emu_disable(struct emu *emu, pid_t tid)
 	return 0;
 }
 
+void emu_on_breakpoint(struct emu *emu, uint64_t addr)
+{
+	cc_on_site(emu->cc, addr);
+}
+
 int emu_on_mem_write(struct emu *emu, uint64_t addr, size_t len)
 {
-	(void) addr;
-	(void) len;
 	emu_unplant_all(emu);
+	/* Translations copy code: those of the bytes written go.  */
+	cc_flush_range(emu->cc, addr, addr + len);
 	return 0;
 }
 

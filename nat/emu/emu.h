@@ -148,6 +148,10 @@ int emu_prepare(struct emu *emu, pid_t tid, int sig, bool step,
 int emu_on_stop(struct emu *emu, pid_t tid, int status,
 		enum emu_verdict *verdict, enum emu_resume *how);
 
+/* GDB's breakpoint was inserted at ADDR (its int3 is in memory): threads
+   running translated code stop there too.  */
+void emu_on_breakpoint(struct emu *emu, uint64_t addr);
+
 /* The client wrote LEN bytes at ADDR (through int3_write_through):
    cached code is dropped and the engine's traps are taken out, to be
    planted again from the new bytes.  */

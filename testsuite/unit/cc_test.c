@@ -14,6 +14,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #ifndef EMU_PROGDIR
 #error "EMU_PROGDIR must name the built corpus"
@@ -206,4 +207,65 @@ Test(cc, translations_dropped_under_running_threads)
 	for (size_t i = 0; i < nref; i++)
 		drv_ips_fini(&want[i]);
 	cc_fx_finish(&run);
+}
+
+/* A breakpoint inserted while the thread runs translated code (as GDB
+   inserts one in non-stop while other threads run) stops it there: the
+   loop of collide is linked whole and looks its returns up in process,
+   so without cc_on_site the thread would never leave the cache to meet
+   the original int3.  The stop is reported as that int3's.  */
+Test(cc, breakpoint_while_running)
+{
+	char prog[512];
+	struct drv_proc proc;
+	struct user_regs_struct regs;
+	struct emu *emu;
+	enum emu_resume how;
+	enum emu_verdict verdict;
+	uint64_t leaf;
+	int status = 0, tries;
+	bool inserted = false, reported = false;
+
+	snprintf(prog, sizeof(prog), "%s/collide", EMU_PROGDIR);
+	cr_assert_eq(drv_start(&proc, prog, "2000000000", "main"), 0);
+	leaf = drv_symbol(proc.pid, prog, "leaf");
+	cr_assert_neq(leaf, 0);
+	cr_assert_eq(emu_alloc(&emu, proc.pid, &proc.sites, &proc.mem,
+			       &cache_engine), 0);
+	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1u << 20), 0);
+	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
+	ptrace(emu_ptrace_request(how), proc.pid, 0, 0);
+	/* 300 ms to warm up, then the breakpoint; 5 s for its stop.  */
+	for (tries = 0; tries < 530 && !reported; tries++) {
+		pid_t got = waitpid(proc.pid, &status, __WALL | WNOHANG);
+
+		cr_assert_geq(got, 0);
+		if (!got) {
+			if (tries == 30) {
+				cr_assert_eq(int3_insert(&proc.sites, &proc.mem,
+							 leaf, int3_owner_gdb),
+					     0);
+				emu_on_breakpoint(emu, leaf);
+				inserted = true;
+			}
+			usleep(10000);
+			continue;
+		}
+		cr_assert(WIFSTOPPED(status), "status %#x", status);
+		cr_assert_eq(emu_on_stop(emu, proc.pid, status, &verdict,
+					 &how), 0);
+		if (verdict == emu_report) {
+			reported = true;
+			break;
+		}
+		ptrace(emu_ptrace_request(how), proc.pid, 0, 0);
+	}
+	cr_assert(inserted, "the program stopped before the breakpoint");
+	cr_assert(reported, "no stop at the breakpoint in 5 s");
+	cr_expect_eq(WSTOPSIG(status), SIGTRAP);
+	cr_assert_eq(ptrace(PTRACE_GETREGS, proc.pid, 0, &regs), 0);
+	cr_expect_eq(regs.rip, leaf + 1, "stopped at %#llx, leaf at %#llx",
+		     regs.rip, (unsigned long long) leaf);
+	emu_free(emu);
+	drv_finish(&proc);
 }
