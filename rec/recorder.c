@@ -367,12 +367,14 @@ static void rec_stats(struct recorder *rec, struct nat_process *proc)
 	     t = nat_thread_next(t)) {
 		struct nat_btrace_status st;
 
-		if (nat_btrace_status(t, &st) == 0 && st.emulated)
-			nat_btrace_engine_line(&out, (int) nat_process_pid(proc),
-					       (int) nat_thread_tid(t), &st);
+		if (nat_btrace_status(t, &st) < 0 || !st.emulated)
+			continue;
+		ps_buf_puts(&out, "ptstub record: ");
+		nat_btrace_engine_line(&out, (int) nat_process_pid(proc),
+				       (int) nat_thread_tid(t), &st);
 	}
 	if (out.len)
-		fprintf(rec->opts.log, "ptstub record: %s", out.data);
+		fputs(out.data, rec->opts.log);
 	ps_buf_fini(&out);
 }
 

@@ -483,6 +483,30 @@ static struct cc_chunk *cc_chunk_new(struct cc *cc, pid_t tid, uint64_t ip)
 /* The per-thread data mapping (control page, log, guard page): a
    spare one (its table cleared), else a new one, shared with ptstub
    where it can be.  */
+/* A new thread's table starts as another thread's (its entries name
+   the code shared by all), page by page where that one has entries: a
+   service that makes a thread per request would otherwise pay a trap
+   for every hot return each new thread meets.  */
+static void cc_table_inherit(struct cc *cc, struct cc_thread *ct)
+{
+	const struct cc_thread *from = NULL;
+
+	for (size_t i = 0; i < cc->nthreads && !from; i++)
+		if (cc->threads[i] != ct && cc->threads[i]->local)
+			from = cc->threads[i];
+	if (!from || !ct->local)
+		return;
+	for (uint64_t off = cc_ctl_table; off < cc_log_off; off += cc_page) {
+		const uint64_t *w = (const uint64_t *) (from->local + off);
+		size_t k = 0;
+
+		while (k < cc_page / 8 && !w[k])
+			k++;
+		if (k < cc_page / 8)
+			memcpy(ct->local + off, from->local + off, cc_page);
+	}
+}
+
 int cc_thread_data(struct cc *cc, struct cc_thread *ct)
 {
 	struct nat_mem *mem = cc->emu->mem;
@@ -521,6 +545,7 @@ int cc_thread_data(struct cc *cc, struct cc_thread *ct)
 	}
 	ct->data = addr;
 	ct->local = local;
+	cc_table_inherit(cc, ct);
 	log = addr + cc_log_off;
 	if (cc_data_write(ct, tid, cc_ctl_cursor, &log, 8) < 0)
 		return -pse_fault;
