@@ -133,7 +133,8 @@ def parse_stats(err):
     for c in CAUSES:
         s[c] = 0
     for line in err.splitlines():
-        m = re.match(r"ptstub record: Thread [0-9.]+: engine (.+?), "
+        # The first thread's line says "ptstub record: ", the others not.
+        m = re.match(r"(?:ptstub record: )?Thread [0-9.]+: engine (.+?), "
                      r"([0-9]+) instructions recorded", line)
         if not m:
             continue
