@@ -6,7 +6,9 @@
    the reply a checksum worked out for it ("pong HEX\n"), the same
    every time, so the client can tell a wrong answer from a right one.
      service PORTFILE [WORKERS]
-   writes the port it listens on to PORTFILE and serves until killed.  */
+   writes the port it listens on to PORTFILE and serves until killed;
+   WORKERS 0 is a thread per request instead of the pool (what a new
+   thread costs under the recorder, bench_service.py).  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
@@ -63,6 +65,13 @@ static void __attribute__((noinline)) serve(int fd)
 	close(fd);
 }
 
+/* WORKERS 0: the connection's own thread, detached.  */
+static void *work_once(void *arg)
+{
+	serve((int) (intptr_t) arg);
+	return NULL;
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
@@ -90,7 +99,7 @@ int main(int argc, char **argv)
 	unsigned long next = 0;
 	FILE *f;
 
-	if (argc < 2 || nworkers < 1 || nworkers > MAX_WORKERS) {
+	if (argc < 2 || nworkers < 0 || nworkers > MAX_WORKERS) {
 		fprintf(stderr, "usage: service PORTFILE [WORKERS]\n");
 		return 2;
 	}
@@ -132,6 +141,21 @@ int main(int argc, char **argv)
 				continue;
 			perror("service: accept");
 			return 1;
+		}
+		if (!nworkers) {
+			pthread_t t;
+			pthread_attr_t attr;
+
+			pthread_attr_init(&attr);
+			pthread_attr_setdetachstate(&attr,
+						    PTHREAD_CREATE_DETACHED);
+			if (pthread_create(&t, &attr, work_once,
+					   (void *) (intptr_t) fd)) {
+				perror("service: thread");
+				return 1;
+			}
+			pthread_attr_destroy(&attr);
+			continue;
 		}
 		if (write(workers[next++ % nworkers].pipe[1], &fd,
 			  sizeof(fd)) != sizeof(fd)) {
