@@ -26,7 +26,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import benchlib  # noqa: E402
-from bench_record_programs import parse_stats, CAUSES  # noqa: E402
+from bench_record_programs import (  # noqa: E402
+    CAUSES, PTRACE_REPS, parse_stats)
 
 REPS = int(os.environ.get("BENCH_REPS", "5"))
 PYTHON = "/usr/bin/python3"
@@ -151,7 +152,7 @@ def bench(kind, engine, plans):
     runs = {p[0]: {"native": [], "first": [], "rec": [], "tput": []}
             for p in plans}
     try:
-        for _ in range(REPS):
+        for _ in range(REPS if engine == "cache" else PTRACE_REPS):
             for label, n, conc in plans:
                 r = runs[label]
                 nat = svc.requests(n, conc)
@@ -201,7 +202,7 @@ def main():
                                     ("4 at once", 400, 4)],
         ("service thread/req", "cache"): [("1 at a time", 100, 1),
                                           ("4 at once", 200, 4)],
-        ("service pool", "ptrace"): [("1 at a time", 20, 1)],
+        ("service pool", "ptrace"): [("1 at a time", 10, 1)],
         ("http.server", "cache"): [("1 at a time", 40, 1),
                                    ("4 at once", 80, 4)],
     }
@@ -216,11 +217,13 @@ def main():
     notes = [
         "Latency of one request (connect to the reply's end) as the "
         "client measures it, median of each batch in microseconds, best "
-        "of %d reps (BENCH_REPS); ratio: recorded / native median, best "
+        "of %d reps (BENCH_REPS; %d for the ptrace engine, "
+        "BENCH_PTRACE_REPS); ratio: recorded / native median, best "
         "and median over the reps; tput: the recorded batch's time over "
         "the native one's, best.  first: the first batch after the "
         "attach.  Service and recorder on CPU %s, client on CPU %s."
-        % (REPS, benchlib.STUB_CPU, benchlib.CLIENT_CPU)] + notes
+        % (REPS, PTRACE_REPS, benchlib.STUB_CPU,
+           benchlib.CLIENT_CPU)] + notes
     benchlib.table("record-service",
                    ["service", "engine", "requests", "native us",
                     "first us", "rec us", "ratio", "median", "tput"],
