@@ -177,10 +177,25 @@ class Row:
             engine, os.path.basename(exe),
             re.sub(r"[^A-Za-z0-9]+", "_", self.label)))
 
-    def recorder(self):
+    def recorder(self, engine=None, bundle=None):
         return [benchlib.PTSTUB, "record", "--at-exit", "--stats",
-                "--btrace-source=emulated", "--btrace-engine=" + self.engine,
-                "-o", self.bundle, "--"] + self.argv
+                "--btrace-source=emulated",
+                "--btrace-engine=" + (engine or self.engine),
+                "-o", bundle or self.bundle, "--"] + self.argv
+
+    def density(self):
+        """B/insn; for the ptrace engine, the code cache's on the same
+        input beside it (one run, untimed): the two engines' traces of
+        the same instructions."""
+        mine = trace_density(self.bundle)
+        if self.engine == "cache":
+            return mine
+        other = self.bundle[:-4] + "-cache.ptb"
+        try:
+            run_once(self.recorder("cache", other), self.stdin)
+        except (RuntimeError, subprocess.TimeoutExpired):
+            return mine + " (cache: failed)"
+        return "%s (cache %s)" % (mine, trace_density(other))
 
     def rep(self):
         if self.missing or self.failed:
@@ -216,10 +231,18 @@ class Row:
         row = head + ["%.2f" % (s["insns"] / 1e6), "%.4f" % nat,
                       "%.4f" % best, "%.4f" % median,
                       "%.1fx" % (best / nat)] + traps + times + \
-            [trace_density(self.bundle)]
+            [self.density()]
         if not cache and self.engine != "ptrace":
             row[2] += " (" + engine + ")"
         return row
+
+
+def cpu_model():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "an unknown CPU"
 
 
 def main():
@@ -238,10 +261,10 @@ def main():
               "ptrace/M", "fill/M", "stops/M", "xlate ms", "drain ms",
               "B/insn"]
     notes = [
-        "Whole processes, wall clock, pinned to CPU %s; best and median "
-        "of %d reps (BENCH_REPS), %d for the ptrace engine "
-        "(BENCH_PTRACE_REPS), interleaved." % (benchlib.STUB_CPU, REPS,
-                                             PTRACE_REPS),
+        "Whole processes, wall clock, pinned to CPU %s (%s); best and "
+        "median of %d reps (BENCH_REPS), %d for the ptrace engine "
+        "(BENCH_PTRACE_REPS), interleaved." % (
+            benchlib.STUB_CPU, cpu_model(), REPS, PTRACE_REPS),
         "recorded: ptstub record --at-exit --stats --btrace-engine=ENGINE "
         "(a 4 MiB ring per thread, one bundle written at the exit); "
         "native: the same program and input without ptstub.",
@@ -253,7 +276,8 @@ def main():
         "xlate, drain: ms translating and draining (the --stats line).  "
         "B/insn: trace bytes over the instructions they decode to "
         "(ptbtrace info of the last bundle); * where the ring wrapped, "
-        "the part it kept.",
+        "the part it kept; beside the ptrace engine's, the code cache's "
+        "on the same input.",
     ]
     benchlib.table("record-programs", header, [r.cells() for r in rows],
                    notes)
