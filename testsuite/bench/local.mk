@@ -44,9 +44,17 @@ EXTRA_DIST += testsuite/bench/bench_live.py
 bench-live: ptstub$(EXEEXT) ptbtrace$(EXEEXT) testsuite/bench/bench_prog
 	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_live.py
 
-# (d) the flight recorder against the native run of the same program.
-bench-record: ptstub$(EXEEXT) testsuite/bench/bench_prog
+# (d) the flight recorder against the native run of the same program,
+# then whole programs (gzip, python3, sqlite3, sort, bench_prog) on
+# both engines, then a service's request latency with the recorder
+# attached and without.
+EXTRA_DIST += testsuite/bench/bench_record_programs.py \
+	testsuite/bench/record_work.py testsuite/bench/bench_service.py
+bench-record: ptstub$(EXEEXT) ptbtrace$(EXEEXT) testsuite/bench/bench_prog \
+	testsuite/rec/service testsuite/rec/service_client
 	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_record.py
+	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_record_programs.py
+	@$(bench_env) $(PYTHON3) $(srcdir)/testsuite/bench/bench_service.py
 
 # (e) ptstub's resident memory over 10,000 breakpoint stops and 1,000
 # btrace reads in one GDB session.
