@@ -133,7 +133,7 @@ def parse_stats(err):
     for c in CAUSES:
         s[c] = 0
     for line in err.splitlines():
-        # The first thread's line says "ptstub record: ", the others not.
+        # Each thread's line starts "ptstub record: ".
         m = re.match(r"(?:ptstub record: )?Thread [0-9.]+: engine (.+?), "
                      r"([0-9]+) instructions recorded", line)
         if not m:
