@@ -345,8 +345,9 @@ void nat_btrace_engine_line(struct ps_buf *out, int pid, int tid,
 {
 	if (!st->cache) {
 		ps_buf_printf(out, "Thread %d.%d: engine ptrace, %llu "
-			      "instructions recorded.\n", pid, tid,
-			      (unsigned long long) st->insns);
+			      "instructions recorded (%llu stops).\n", pid,
+			      tid, (unsigned long long) st->insns,
+			      (unsigned long long) st->stops);
 		return;
 	}
 	ps_buf_printf(out, "Thread %d.%d: engine %s, %llu instructions "
