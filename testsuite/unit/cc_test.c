@@ -14,6 +14,7 @@
 #include <sys/ptrace.h>
 #include <sys/user.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef EMU_PROGDIR
@@ -222,8 +223,9 @@ Test(cc, breakpoint_while_running)
 	struct emu *emu;
 	enum emu_resume how;
 	enum emu_verdict verdict;
+	struct timespec t0;
 	uint64_t leaf;
-	int status = 0, tries;
+	int status = 0;
 	bool inserted = false, reported = false;
 
 	snprintf(prog, sizeof(prog), "%s/collide", EMU_PROGDIR);
@@ -235,18 +237,29 @@ Test(cc, breakpoint_while_running)
 	cr_assert_eq(emu_enable(emu, proc.pid, trace_format_pt, 1u << 20), 0);
 	cr_assert_eq(emu_prepare(emu, proc.pid, 0, false, &how), 0);
 	ptrace(emu_ptrace_request(how), proc.pid, 0, 0);
-	/* 300 ms to warm up, then the breakpoint; 5 s for its stop.  */
-	for (tries = 0; tries < 530 && !reported; tries++) {
+	/* 300 ms to warm up (stops handled meanwhile), then the
+	   breakpoint, then 5 s for its stop: by the clock, as a sanitized
+	   tracer takes many times longer over each stop.  */
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
 		pid_t got = waitpid(proc.pid, &status, __WALL | WNOHANG);
+		struct timespec now;
+		double ms;
 
 		cr_assert_geq(got, 0);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		ms = (now.tv_sec - t0.tv_sec) * 1e3 +
+			(now.tv_nsec - t0.tv_nsec) / 1e6;
 		if (!got) {
-			if (tries == 30) {
+			if (!inserted && ms >= 300) {
 				cr_assert_eq(int3_insert(&proc.sites, &proc.mem,
 							 leaf, int3_owner_gdb),
 					     0);
 				emu_on_breakpoint(emu, leaf);
 				inserted = true;
+				t0 = now;
+			} else if (inserted && ms >= 5000) {
+				break;
 			}
 			usleep(10000);
 			continue;
