@@ -48,7 +48,13 @@ static int nat_thread_resume_once(struct nat_thread *thread,
 int nat_thread_resume(struct nat_thread *thread, enum nat_resume_kind kind,
 		      int sig)
 {
-	int err = nat_thread_resume_once(thread, kind, sig);
+	int err;
+
+	/* A zombie leader has nothing to run: its end comes with its
+	   process's last thread's.  */
+	if (thread->zombie)
+		return 0;
+	err = nat_thread_resume_once(thread, kind, sig);
 
 	if (err < 0 && nat_thread_dying(thread->tid)) {
 		thread->state = nat_thread_running;

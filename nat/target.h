@@ -10,6 +10,7 @@
 #ifndef NAT_TARGET_H
 #define NAT_TARGET_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -117,6 +118,10 @@ struct nat_thread {
 	int deliver_sig;
 	/* Its debug registers lag behind the process's wanted state.  */
 	int dr_stale;
+	/* A leader that exited while other threads of its process live:
+	   the kernel reports its end only with the last one's, so nobody
+	   waits for it, the client does not see it, and it never runs.  */
+	int zombie;
 
 	/* Fetched on demand after a stop; written back before it runs.  */
 	struct amd64_regs *regs;
@@ -196,6 +201,12 @@ struct nat_target {
 	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
+	/* A SIGCHLD taken from it by a wait for one thread's stop, to be
+	   raised again (wait_round.c).  */
+	int sigchld_owed;
+	/* Set (by a signal handler) when the session must end: a wait
+	   that may last gives up (nat_target_set_quit); NULL for never.  */
+	const volatile sig_atomic_t *quit;
 	/* The TSC against the clock from the start: what turns the
 	   emulated trace's time into nanoseconds.  */
 	struct nat_tsc_clock tsc_clock;
@@ -428,6 +439,12 @@ void nat_target_set_pass_signals(struct nat_target *target,
 				 const uint8_t pass[NAT_SIGNALS]);
 void nat_target_set_program_signals(struct nat_target *target,
 				    const uint8_t pass[NAT_SIGNALS]);
+
+/* QUIT, set by a signal handler, ends every wait that may last (a
+   thread stepping a blocking system call, a stop that never comes): the
+   session ends on SIGTERM, whatever the threads do.  */
+void nat_target_set_quit(struct nat_target *target,
+			 const volatile sig_atomic_t *quit);
 
 /* How programs are started, for the server to fill in.  */
 struct nat_start_opts *nat_target_start_opts(struct nat_target *target);

@@ -96,7 +96,7 @@ static struct nat_thread *nat_pick_event(struct nat_target *target)
 			/* Non-stop: a process's end is news even for a thread
 			   the client holds stopped (another one exited).  */
 			if (!t->resumed &&
-			    !(target->non_stop &&
+			    !((target->non_stop || t->zombie) &&
 			      (WIFEXITED(t->pending_status) ||
 			       WIFSIGNALED(t->pending_status))))
 				continue;

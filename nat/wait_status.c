@@ -274,6 +274,11 @@ static int nat_handle_exec(struct nat_target *target,
 	thread = proc->threads;
 	thread->state = nat_thread_stopped;
 	thread->stop_expected = 0;
+	/* The exec'ing thread ran, whatever the leader's state was (held
+	   stopped by scheduler-locking, or a zombie): the event is the
+	   client's.  */
+	thread->zombie = 0;
+	thread->resumed = 1;
 	nat_mem_reset(&proc->mem);
 	int3_table_clear(&proc->int3s);
 	nat_debugregs_init(&proc->dr);

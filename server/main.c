@@ -406,6 +406,9 @@ int main(int argc, char **argv)
 	ptstub_warn_exposure(&listener, comm);
 	term_listen_fd = listener.fd;
 	catch_terminate();
+	/* A wait that may last (a step in a blocking system call) ends on
+	   it too.  */
+	nat_target_set_quit(&target, &term_signal);
 	if (attach)
 		err = srv_attach_program(&srv, attach_pid);
 	else if (optind < argc)
