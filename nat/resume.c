@@ -153,7 +153,7 @@ static int nat_resume_non_stop(struct nat_target *target,
 			const struct nat_resume *a = nat_match(t, actions, count);
 			int e;
 
-			if (!a)
+			if (!a || a->kind == nat_resume_none)
 				continue;
 			if (a->kind == nat_resume_stop) {
 				nat_request_stop(t);
@@ -191,7 +191,8 @@ int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			const struct nat_resume *a = nat_match(t, actions, count);
 
-			t->resumed = a && a->kind != nat_resume_stop;
+			t->resumed = a && a->kind != nat_resume_stop &&
+				     a->kind != nat_resume_none;
 			if (!t->resumed)
 				continue;
 			t->resume_kind = a->kind;

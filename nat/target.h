@@ -77,6 +77,9 @@ enum nat_resume_kind {
 	nat_resume_cont,
 	nat_resume_step,
 	nat_resume_stop,
+	/* Left as it is: a thread the client has yet to take the stop of
+	   (non-stop, ahead of a wildcard action).  */
+	nat_resume_none,
 };
 
 enum nat_thread_state {
