@@ -153,7 +153,8 @@ static int nat_resume_non_stop(struct nat_target *target,
 			const struct nat_resume *a = nat_match(t, actions, count);
 			int e;
 
-			if (!a || a->kind == nat_resume_none)
+			if (!a || a->kind == nat_resume_none ||
+			    (p->fork_unreported && a->pid == -1))
 				continue;
 			if (a->kind == nat_resume_stop) {
 				nat_request_stop(t);
@@ -191,8 +192,11 @@ int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			const struct nat_resume *a = nat_match(t, actions, count);
 
+			/* A wildcard leaves a fork child alone until the
+			   client hears of it.  */
 			t->resumed = a && a->kind != nat_resume_stop &&
-				     a->kind != nat_resume_none;
+				     a->kind != nat_resume_none &&
+				     !(p->fork_unreported && a->pid == -1);
 			if (!t->resumed)
 				continue;
 			t->resume_kind = a->kind;

@@ -145,6 +145,11 @@ struct nat_process {
 	struct int3_table int3s;
 	struct nat_debugregs dr;
 	pid_t vfork_parent; /* for a vfork child: whose memory it shares */
+	/* A fork or vfork child whose parent's event the client has not
+	   been told yet: no thread of it is listed (the client would take
+	   it for a new inferior of its own) and no wildcard resumes it, as
+	   in gdbserver.  */
+	int fork_unreported;
 	/* The trace emulator, while any thread is traced through it (a
 	   vfork child borrows its parent's: they share the memory).  */
 	struct emu *emu;
@@ -389,7 +394,9 @@ int nat_thread_set_siginfo(struct nat_thread *thread, const void *buf,
    sets what the client asked for, without the structs' fields.  */
 
 /* Walking: processes in creation order (nat_first_process first), a
-   process's threads in creation order; NULL after the last.  */
+   process's threads in creation order; NULL after the last.  The
+   threads are those the client may know: none of a fork child whose
+   parent's event it has not heard yet, no zombie leader.  */
 struct nat_process *nat_process_next(struct nat_process *proc);
 struct nat_thread *nat_process_first_thread(struct nat_process *proc);
 struct nat_thread *nat_thread_next(struct nat_thread *thread);

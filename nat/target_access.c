@@ -22,6 +22,9 @@ static struct nat_thread *nat_live_from(struct nat_thread *thread)
 
 struct nat_thread *nat_process_first_thread(struct nat_process *proc)
 {
+	/* A fork child the client has not heard of has no thread yet.  */
+	if (proc->fork_unreported)
+		return NULL;
 	return nat_live_from(proc->threads);
 }
 

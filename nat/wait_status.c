@@ -250,6 +250,7 @@ static int nat_handle_fork(struct nat_target *target,
 	if (report) {
 		nat_set_pending(thread, status, nat_stop_none);
 		thread->pending_child = child->pid;
+		child->fork_unreported = 1;
 		return nat_reportable;
 	}
 
@@ -454,13 +455,18 @@ void nat_fill_event(struct nat_target *target,
 
 	switch (status >> 16) {
 	case PTRACE_EVENT_FORK:
-		ev->kind = nat_ev_forked;
+	case PTRACE_EVENT_VFORK: {
+		struct nat_process *child =
+			nat_find_process(target, thread->pending_child);
+
+		ev->kind = status >> 16 == PTRACE_EVENT_FORK ? nat_ev_forked
+							      : nat_ev_vforked;
 		ev->child = thread->pending_child;
+		/* The client hears of it now.  */
+		if (child)
+			child->fork_unreported = 0;
 		return;
-	case PTRACE_EVENT_VFORK:
-		ev->kind = nat_ev_vforked;
-		ev->child = thread->pending_child;
-		return;
+	}
 	case PTRACE_EVENT_VFORK_DONE:
 		ev->kind = nat_ev_vfork_done;
 		return;
