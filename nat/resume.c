@@ -118,6 +118,20 @@ static const struct nat_resume *nat_match(const struct nat_thread *thread,
 	return NULL;
 }
 
+/* Whether action A leaves P alone: a fork child the client has not
+   taken yet runs only when an action names its process (following
+   it); a wildcard leaves it stopped, as in gdbserver.  */
+static int nat_fork_held(struct nat_process *p, const struct nat_resume *a)
+{
+	if (!p->fork_held)
+		return 0;
+	if (a->pid != p->pid)
+		return 1;
+	p->fork_held = 0;
+	p->fork_unreported = 0;
+	return 0;
+}
+
 /* Non-stop vCont;t for THREAD: a running one gets a SIGSTOP that
    nat_poll_event reports; one with an event pending reports that.  */
 static void nat_request_stop(struct nat_thread *t)
@@ -154,7 +168,7 @@ static int nat_resume_non_stop(struct nat_target *target,
 			int e;
 
 			if (!a || a->kind == nat_resume_none ||
-			    (p->fork_unreported && a->pid == -1))
+			    nat_fork_held(p, a))
 				continue;
 			if (a->kind == nat_resume_stop) {
 				nat_request_stop(t);
@@ -192,11 +206,9 @@ int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			const struct nat_resume *a = nat_match(t, actions, count);
 
-			/* A wildcard leaves a fork child alone until the
-			   client hears of it.  */
 			t->resumed = a && a->kind != nat_resume_stop &&
 				     a->kind != nat_resume_none &&
-				     !(p->fork_unreported && a->pid == -1);
+				     !nat_fork_held(p, a);
 			if (!t->resumed)
 				continue;
 			t->resume_kind = a->kind;
