@@ -118,18 +118,13 @@ static const struct nat_resume *nat_match(const struct nat_thread *thread,
 	return NULL;
 }
 
-/* Whether action A leaves P alone: a fork child the client has not
-   taken yet runs only when an action names its process (following
-   it); a wildcard leaves it stopped, as in gdbserver.  */
-static int nat_fork_held(struct nat_process *p, const struct nat_resume *a)
+/* Whether action A leaves P alone: a wildcard does not run a fork
+   child the client has not heard of (its detach would find it gone),
+   as in gdbserver.  */
+static int nat_fork_held(const struct nat_process *p,
+			 const struct nat_resume *a)
 {
-	if (!p->fork_held)
-		return 0;
-	if (a->pid != p->pid)
-		return 1;
-	p->fork_held = 0;
-	p->fork_unreported = 0;
-	return 0;
+	return p->fork_unreported && a->pid != p->pid;
 }
 
 /* Non-stop vCont;t for THREAD: a running one gets a SIGSTOP that

@@ -147,12 +147,9 @@ struct nat_process {
 	pid_t vfork_parent; /* for a vfork child: whose memory it shares */
 	/* A fork or vfork child whose parent's event the client has not
 	   been told yet: no thread of it is listed (the client would take
-	   it for a new inferior of its own), as in gdbserver.  */
+	   it for a new inferior of its own) and no wildcard resumes it, as
+	   in gdbserver.  */
 	int fork_unreported;
-	/* A fork or vfork child the client has yet to detach or resume by
-	   name: no wildcard resumes it (it would run, and maybe end, before
-	   the client's detach).  */
-	int fork_held;
 	/* The trace emulator, while any thread is traced through it (a
 	   vfork child borrows its parent's: they share the memory).  */
 	struct emu *emu;

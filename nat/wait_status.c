@@ -251,7 +251,6 @@ static int nat_handle_fork(struct nat_target *target,
 		nat_set_pending(thread, status, nat_stop_none);
 		thread->pending_child = child->pid;
 		child->fork_unreported = 1;
-		child->fork_held = 1;
 		return nat_reportable;
 	}
 

@@ -5,6 +5,7 @@
 #include "common/ps_hex.h"
 #include "nat/amd64_regs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define SRV_MAX_ACTIONS 64
@@ -51,8 +52,9 @@ static int srv_signal(const char **p, const char *end, int *host)
    alone the threads whose stop is queued for the client and not yet
    taken with vStopped: the client still has them running, and resuming
    them would lose the stop it is about to read (a `next` whose stop was
-   on the wire ran on to the program's end), as gdbserver does.  The
-   leading nat_resume_none actions say so.  */
+   on the wire ran on to the program's end), as gdbserver does; and the
+   child a queued fork event names, which the client is about to detach
+   (or follow).  The leading nat_resume_none actions say so.  */
 static size_t srv_hold_queued(struct srv *srv, struct nat_resume *actions,
 			      size_t n)
 {
@@ -65,10 +67,17 @@ static size_t srv_hold_queued(struct srv *srv, struct nat_resume *actions,
 			wildcard = 1;
 	if (!wildcard)
 		return n;
-	for (const struct srv_notif *q = srv->notifs.head; q; q = q->next)
+	for (const struct srv_notif *q = srv->notifs.head; q; q = q->next) {
+		const char *fork = strstr(q->text, "fork:p");
+
 		if (q->tid > 0 && k + n < SRV_MAX_ACTIONS)
 			held[k++] = (struct nat_resume) {
 				q->pid, q->tid, nat_resume_none, 0 };
+		if (fork && k + n < SRV_MAX_ACTIONS)
+			held[k++] = (struct nat_resume) {
+				(pid_t) strtol(fork + 6, NULL, 16), -1,
+				nat_resume_none, 0 };
+	}
 	if (!k)
 		return n;
 	memmove(actions + k, actions, n * sizeof(*actions));

@@ -184,6 +184,35 @@ Test(srv_nonstop, wildcard_resume_leaves_a_queued_stop_alone)
 		     nat_thread_running, "named, it runs");
 }
 
+/* A wildcard vCont while a fork event is queued does not run the child
+   it names: the client is about to detach it, and GDB's detach of a
+   child that had run to its end said "Can't detach process.".  */
+Test(srv_nonstop, wildcard_resume_leaves_a_queued_fork_child_alone)
+{
+	char detach[64];
+	const char *r, *f;
+	struct nat_process *child;
+	pid_t cpid;
+
+	fx.target.pass_signals[SIGCHLD] = 1;
+	srv_fx_start("fork", NULL);
+	srv_fx_supported("multiprocess+;swbreak+;fork-events+");
+	cr_assert_str_eq(srv_fx_req("QNonStop:1"), "OK");
+	ns_resume("vCont;c");
+	r = ns_next_notification();
+	f = strstr(r, "fork:p");
+	cr_assert_not_null(f, "%s", r);
+	cpid = (pid_t) strtol(f + 6, NULL, 16);
+	child = nat_find_process(&fx.target, cpid);
+	cr_assert_not_null(child);
+	ns_resume("vCont;c");
+	cr_assert_eq(child->threads->state, nat_thread_stopped,
+		     "the wildcard ran the fork child");
+	cr_assert_str_eq(srv_fx_req("vStopped"), "OK");
+	snprintf(detach, sizeof(detach), "D;%x", (unsigned) cpid);
+	cr_assert_str_eq(srv_fx_req(detach), "OK");
+}
+
 Test(srv_nonstop, vctrlc_interrupts_and_the_stop_is_notified)
 {
 	const char *r;

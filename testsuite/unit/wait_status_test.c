@@ -145,8 +145,8 @@ Test(wait_status, fork_is_reported_with_the_child)
 
 /* Until the client hears of the fork, the child has no thread to list
    (GDB took one for a new inferior of its own, with no registers it
-   could read); until the client detaches it or resumes it by name, no
-   wildcard resume runs it.  */
+   could read) and a wildcard resume leaves it alone; the event makes it
+   the client's.  */
 Test(wait_status, fork_child_is_hidden_until_its_event_is_reported)
 {
 	struct nat_process *child = NULL;
@@ -176,12 +176,8 @@ Test(wait_status, fork_child_is_hidden_until_its_event_is_reported)
 	cr_assert_eq(ev.kind, nat_ev_forked);
 	cr_assert_eq(ev.child, nat_process_pid(child));
 	cr_assert_not_null(nat_process_first_thread(child));
-	/* Told, it still waits for the client's detach (or a resume that
-	   names it): a wildcard runs the parent alone.  */
-	nat_fixture_resume_all(nat_resume_cont);
-	cr_assert_not(child->threads->resumed);
-	cr_assert_eq(child->threads->state, nat_thread_stopped);
 	cr_assert_eq(nat_detach(&target, ev.child), 0);
+	nat_fixture_resume_all(nat_resume_cont);
 	nat_fixture_wait(&ev);
 	cr_assert_eq(ev.kind, nat_ev_exited);
 	cr_assert_eq(ev.status, 10);
