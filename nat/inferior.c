@@ -437,12 +437,27 @@ static void nat_clean_process(struct nat_process *proc)
 		nat_debugregs_clear(t->tid);
 }
 
+/* The fork children of PID the client has not heard of (their parent's
+   event still pending): the client cannot let them go or kill them
+   itself, so they go with their parent, as in gdbserver.  */
+static pid_t nat_unreported_child(struct nat_target *target, pid_t pid)
+{
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		if (p->fork_unreported && p->fork_parent == pid)
+			return p->pid;
+	return 0;
+}
+
 int nat_detach(struct nat_target *target, pid_t pid)
 {
 	struct nat_process *proc = nat_find_process(target, pid);
+	pid_t child;
 
 	if (!proc)
 		return -pse_noproc;
+	while ((child = nat_unreported_child(target, pid)))
+		if (nat_detach(target, child) < 0)
+			break;
 	/* Non-stop: threads may run; stop them so each can be let go.  */
 	nat_stop_process(target, proc);
 	if (nat_find_process(target, pid) != proc)
@@ -482,10 +497,14 @@ int nat_detach(struct nat_target *target, pid_t pid)
 int nat_kill(struct nat_target *target, pid_t pid)
 {
 	struct nat_process *proc = nat_find_process(target, pid);
+	pid_t child;
 	int ws;
 
 	if (!proc)
 		return -pse_noproc;
+	while ((child = nat_unreported_child(target, pid)))
+		if (nat_kill(target, child) < 0)
+			break;
 	kill(pid, SIGKILL);
 	/* Reap every thread, the leader last, so no zombie is left.  */
 	for (struct nat_thread *t = proc->threads; t; t = t->next) {

@@ -150,6 +150,7 @@ struct nat_process {
 	   it for a new inferior of its own) and no wildcard resumes it, as
 	   in gdbserver.  */
 	int fork_unreported;
+	pid_t fork_parent;  /* for a fork or vfork child: its parent */
 	/* The trace emulator, while any thread is traced through it (a
 	   vfork child borrows its parent's: they share the memory).  */
 	struct emu *emu;

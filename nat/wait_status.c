@@ -235,6 +235,7 @@ static int nat_handle_fork(struct nat_target *target,
 	}
 	child->attached = proc->attached;
 	child->vfork_parent = vfork ? proc->pid : 0;
+	child->fork_parent = proc->pid;
 
 	/* The child's memory holds the parent's int3s; a fork child has its
 	   own copy, from which the emulator takes its traps back.  */
