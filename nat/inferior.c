@@ -513,8 +513,19 @@ int nat_kill(struct nat_target *target, pid_t pid)
 		while (nat_waitpid(t->tid, &ws, 0) == 0 && WIFSTOPPED(ws))
 			;
 	}
-	while (nat_waitpid(pid, &ws, 0) == 0 && WIFSTOPPED(ws))
-		;
+	/* The leader's end comes only once every thread of it is reaped,
+	   one not known yet too (a clone whose event was not taken): a
+	   blocking wait on the leader alone could never end, so whatever
+	   comes meanwhile is taken as it comes.  */
+	for (;;) {
+		pid_t r = nat_waitpid(pid, &ws, WNOHANG);
+
+		if (r < 0 || (r == pid && !WIFSTOPPED(ws)))
+			break;
+		if (r == 0 && nat_wait_round(target, pid, &ws, 1) == 1 &&
+		    !WIFSTOPPED(ws))
+			break;
+	}
 	nat_debug(target, "killed process %d", (int) pid);
 	nat_remove_process(target, proc);
 	return 0;

@@ -283,3 +283,18 @@ Test(inferior, unreported_fork_child_goes_with_its_parent)
 		cr_assert_eq(waitpid(cpid, NULL, __WALL | WNOHANG), -1);
 	}
 }
+
+/* A kill takes the end of a thread not known yet (its clone event never
+   taken) as it comes: the leader's end waits for it, so a blocking wait
+   on the leader alone never ended.  */
+Test(inferior, kill_reaps_a_thread_not_known_yet, .timeout = 20)
+{
+	pid_t pid = nat_fixture_start("threads", NULL);
+
+	nat_fixture_resume_all(nat_resume_cont);
+	/* Its first clone stops for us; nothing is collected.  */
+	usleep(100 * 1000);
+	cr_assert_eq(nat_kill(&target, pid), 0);
+	cr_assert_null(nat_find_process(&target, pid));
+	cr_assert_eq(waitpid(pid, NULL, __WALL | WNOHANG), -1);
+}
