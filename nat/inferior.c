@@ -516,13 +516,14 @@ int nat_kill(struct nat_target *target, pid_t pid)
 	/* The leader's end comes only once every thread of it is reaped,
 	   one not known yet too (a clone whose event was not taken): a
 	   blocking wait on the leader alone could never end, so whatever
-	   comes meanwhile is taken as it comes.  */
+	   comes meanwhile is taken as it comes (another process's threads
+	   go on as their resume said).  */
 	for (;;) {
 		pid_t r = nat_waitpid(pid, &ws, WNOHANG);
 
 		if (r < 0 || (r == pid && !WIFSTOPPED(ws)))
 			break;
-		if (r == 0 && nat_wait_round(target, pid, &ws, 1) == 1 &&
+		if (r == 0 && nat_wait_round(target, pid, &ws, 0) == 1 &&
 		    !WIFSTOPPED(ws))
 			break;
 	}
