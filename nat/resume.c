@@ -6,9 +6,7 @@
 #include "common/ps_error.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -21,21 +19,9 @@
    what reports its end.  */
 static int nat_thread_dying(pid_t tid)
 {
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	int state = nat_proc_state(tid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int) tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = 0;
-	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] != 't' && paren[2] != 'T';
+	return state < 0 || (state > 0 && state != 't' && state != 'T');
 }
 
 static int nat_thread_resume_once(struct nat_thread *thread,

@@ -20,24 +20,31 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Whether /proc says PID is a zombie (or already reaped).  */
-static int nat_pid_is_zombie(pid_t pid)
+int nat_proc_state(pid_t tid)
 {
 	char path[64], buf[512], *paren;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int) pid);
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int) tid);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return errno == ENOENT || errno == ESRCH;
+		return errno == ENOENT || errno == ESRCH ? -1 : 0;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
 	if (n <= 0)
-		return 1;
+		return -1;
 	buf[n] = 0;
 	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && (paren[2] == 'Z' || paren[2] == 'X');
+	return paren && paren[1] == ' ' ? (unsigned char) paren[2] : 0;
+}
+
+/* Whether /proc says PID is a zombie (or already reaped).  */
+static int nat_pid_is_zombie(pid_t pid)
+{
+	int state = nat_proc_state(pid);
+
+	return state < 0 || state == 'Z' || state == 'X';
 }
 
 int nat_mark_zombie_leaders(struct nat_target *target)

@@ -45,6 +45,10 @@ int nat_wait_round(struct nat_target *target, pid_t own, int *status,
    threads of its process live (see wait_round.c): how many.  */
 int nat_mark_zombie_leaders(struct nat_target *target);
 
+/* TID's state letter in /proc/TID/stat ('R', 't', 'Z', ...), -1 when
+   it is gone, 0 when it cannot be told.  */
+int nat_proc_state(pid_t tid);
+
 /* Whether the session is asked to end (nat_target.quit): a wait that
    may last stops there.  */
 int nat_quitting(const struct nat_target *target);

@@ -92,3 +92,15 @@ Test(wait_round, quit_is_seen)
 	cr_assert(nat_quitting(&target));
 	nat_target_set_quit(&target, NULL);
 }
+
+/* /proc's state letter: a thread in its tracing stop, ours running, one
+   that is gone.  */
+Test(wait_round, proc_state_reads_the_letter)
+{
+	pid_t pid = nat_fixture_start("loop", NULL);
+
+	cr_assert_eq(nat_proc_state(pid), 't');
+	cr_assert_eq(nat_proc_state(getpid()), 'R');
+	cr_assert_eq(nat_kill(&target, pid), 0);
+	cr_assert_eq(nat_proc_state(pid), -1);
+}
