@@ -310,8 +310,12 @@ int nat_poll_event(struct nat_target *target, struct nat_event *ev)
 			nat_set_pending(thread, W_STOPCODE(SIGSTOP),
 					nat_stop_none);
 		}
-		/* Only this thread stops for the client.  */
+		/* Only this thread stops for the client, who reads the
+		   thread list next: a leader that has exited meanwhile is
+		   no thread of its any more (all-stop finds it stopping
+		   everything).  */
 		thread->resumed = 0;
+		nat_mark_zombie_leaders(target);
 		nat_fill_event(target, thread, ev);
 		return 1;
 	}

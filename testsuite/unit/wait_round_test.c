@@ -104,3 +104,31 @@ Test(wait_round, proc_state_reads_the_letter)
 	cr_assert_eq(nat_kill(&target, pid), 0);
 	cr_assert_eq(nat_proc_state(pid), -1);
 }
+
+/* Non-stop stops one thread only: the leader that exited meanwhile is
+   found when that stop is reported, and leaves the client's thread
+   list (GDB read its registers for a core file, and it was running).  */
+Test(wait_round, non_stop_finds_the_zombie_leader_at_a_stop)
+{
+	uint64_t marker = elfsym_addr(prog, "marker");
+	pid_t pid = nat_fixture_start("leader_exit", NULL);
+	struct nat_process *proc = nat_find_process(&target, pid);
+	struct nat_event ev;
+	int got = 0;
+
+	nat_set_non_stop(&target, 1);
+	cr_assert_eq(nat_insert_breakpoint(proc, marker), 0);
+	nat_fixture_resume_all(nat_resume_cont);
+	for (int i = 0; i < 5000 && !got; i++) {
+		got = nat_poll_event(&target, &ev);
+		if (!got)
+			usleep(1000);
+	}
+	cr_assert_eq(got, 1);
+	cr_assert_eq(ev.reason, nat_stop_swbreak);
+	cr_assert_neq(ev.tid, pid);
+	cr_assert(nat_lookup_tid(&target, pid)->zombie);
+	cr_assert_eq(nat_thread_tid(nat_process_first_thread(proc)), ev.tid);
+	cr_assert_null(nat_thread_next(nat_process_first_thread(proc)));
+	cr_assert_eq(nat_kill(&target, pid), 0);
+}
