@@ -437,12 +437,27 @@ static void nat_clean_process(struct nat_process *proc)
 		nat_debugregs_clear(t->tid);
 }
 
+/* The fork children of PID the client has not heard of (their parent's
+   event still pending): the client cannot let them go or kill them
+   itself, so they go with their parent, as in gdbserver.  */
+static pid_t nat_unreported_child(struct nat_target *target, pid_t pid)
+{
+	for (struct nat_process *p = target->procs; p; p = p->next)
+		if (p->fork_unreported && p->fork_parent == pid)
+			return p->pid;
+	return 0;
+}
+
 int nat_detach(struct nat_target *target, pid_t pid)
 {
 	struct nat_process *proc = nat_find_process(target, pid);
+	pid_t child;
 
 	if (!proc)
 		return -pse_noproc;
+	while ((child = nat_unreported_child(target, pid)))
+		if (nat_detach(target, child) < 0)
+			break;
 	/* Non-stop: threads may run; stop them so each can be let go.  */
 	nat_stop_process(target, proc);
 	if (nat_find_process(target, pid) != proc)
@@ -482,10 +497,14 @@ int nat_detach(struct nat_target *target, pid_t pid)
 int nat_kill(struct nat_target *target, pid_t pid)
 {
 	struct nat_process *proc = nat_find_process(target, pid);
+	pid_t child;
 	int ws;
 
 	if (!proc)
 		return -pse_noproc;
+	while ((child = nat_unreported_child(target, pid)))
+		if (nat_kill(target, child) < 0)
+			break;
 	kill(pid, SIGKILL);
 	/* Reap every thread, the leader last, so no zombie is left.  */
 	for (struct nat_thread *t = proc->threads; t; t = t->next) {
@@ -494,8 +513,20 @@ int nat_kill(struct nat_target *target, pid_t pid)
 		while (nat_waitpid(t->tid, &ws, 0) == 0 && WIFSTOPPED(ws))
 			;
 	}
-	while (nat_waitpid(pid, &ws, 0) == 0 && WIFSTOPPED(ws))
-		;
+	/* The leader's end comes only once every thread of it is reaped,
+	   one not known yet too (a clone whose event was not taken): a
+	   blocking wait on the leader alone could never end, so whatever
+	   comes meanwhile is taken as it comes (another process's threads
+	   go on as their resume said).  */
+	for (;;) {
+		pid_t r = nat_waitpid(pid, &ws, WNOHANG);
+
+		if (r < 0 || (r == pid && !WIFSTOPPED(ws)))
+			break;
+		if (r == 0 && nat_wait_round(target, pid, &ws, 0) == 1 &&
+		    !WIFSTOPPED(ws))
+			break;
+	}
 	nat_debug(target, "killed process %d", (int) pid);
 	nat_remove_process(target, proc);
 	return 0;

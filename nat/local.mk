@@ -7,7 +7,7 @@ nat_libpsnat_a_SOURCES = \
 	nat/target_access.c \
 	nat/inferior.c \
 	nat/wait.c nat/wait_status.h \
-	nat/wait_block.c nat/wait_block.h \
+	nat/wait_block.c nat/wait_block.h nat/wait_round.c \
 	nat/resume.c \
 	nat/thread_regs.c \
 	nat/btrace.c nat/btrace.h \

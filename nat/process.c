@@ -137,8 +137,9 @@ struct nat_thread *nat_find_thread(struct nat_target *target, pid_t pid,
 
 	if (!proc)
 		return NULL;
+	/* A zombie leader is no thread of the client's (target.h).  */
 	for (struct nat_thread *t = proc->threads; t; t = t->next)
-		if (t->tid == tid)
+		if (t->tid == tid && !t->zombie)
 			return t;
 	return NULL;
 }

@@ -6,9 +6,7 @@
 #include "common/ps_error.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/syscall.h>
@@ -21,21 +19,9 @@
    what reports its end.  */
 static int nat_thread_dying(pid_t tid)
 {
-	char path[64], buf[512], *paren;
-	ssize_t n;
-	int fd;
+	int state = nat_proc_state(tid);
 
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int) tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOENT || errno == ESRCH;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 1;
-	buf[n] = 0;
-	paren = strrchr(buf, ')');
-	return paren && paren[1] == ' ' && paren[2] != 't' && paren[2] != 'T';
+	return state < 0 || (state > 0 && state != 't' && state != 'T');
 }
 
 static int nat_thread_resume_once(struct nat_thread *thread,
@@ -48,7 +34,13 @@ static int nat_thread_resume_once(struct nat_thread *thread,
 int nat_thread_resume(struct nat_thread *thread, enum nat_resume_kind kind,
 		      int sig)
 {
-	int err = nat_thread_resume_once(thread, kind, sig);
+	int err;
+
+	/* A zombie leader has nothing to run: its end comes with its
+	   process's last thread's.  */
+	if (thread->zombie)
+		return 0;
+	err = nat_thread_resume_once(thread, kind, sig);
 
 	if (err < 0 && nat_thread_dying(thread->tid)) {
 		thread->state = nat_thread_running;
@@ -112,6 +104,15 @@ static const struct nat_resume *nat_match(const struct nat_thread *thread,
 	return NULL;
 }
 
+/* Whether action A leaves P alone: a wildcard does not run a fork
+   child the client has not heard of (its detach would find it gone),
+   as in gdbserver.  */
+static int nat_fork_held(const struct nat_process *p,
+			 const struct nat_resume *a)
+{
+	return p->fork_unreported && a->pid != p->pid;
+}
+
 /* Non-stop vCont;t for THREAD: a running one gets a SIGSTOP that
    nat_poll_event reports; one with an event pending reports that.  */
 static void nat_request_stop(struct nat_thread *t)
@@ -147,7 +148,8 @@ static int nat_resume_non_stop(struct nat_target *target,
 			const struct nat_resume *a = nat_match(t, actions, count);
 			int e;
 
-			if (!a)
+			if (!a || a->kind == nat_resume_none ||
+			    nat_fork_held(p, a))
 				continue;
 			if (a->kind == nat_resume_stop) {
 				nat_request_stop(t);
@@ -185,7 +187,9 @@ int nat_resume(struct nat_target *target, const struct nat_resume *actions,
 		for (struct nat_thread *t = p->threads; t; t = t->next) {
 			const struct nat_resume *a = nat_match(t, actions, count);
 
-			t->resumed = a && a->kind != nat_resume_stop;
+			t->resumed = a && a->kind != nat_resume_stop &&
+				     a->kind != nat_resume_none &&
+				     !nat_fork_held(p, a);
 			if (!t->resumed)
 				continue;
 			t->resume_kind = a->kind;

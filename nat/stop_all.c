@@ -25,6 +25,19 @@ struct nat_thread *nat_first_running(struct nat_target *target)
 	return NULL;
 }
 
+/* No child is left to wait for: the threads taken as running are gone
+   (reaped elsewhere), the leaders' ends unknown.  */
+static void nat_lost_running(struct nat_target *target)
+{
+	struct nat_thread *thread;
+
+	while ((thread = nat_first_running(target))) {
+		thread->state = nat_thread_stopped;
+		if (thread->tid != thread->proc->pid)
+			nat_thread_exited(target, thread);
+	}
+}
+
 /* All-stop: SIGSTOP every running thread and wait until each stopped;
    what they report meanwhile stays pending.  */
 void nat_stop_all(struct nat_target *target)
@@ -39,15 +52,12 @@ void nat_stop_all(struct nat_target *target)
 				t->stop_expected = 1;
 			}
 
-	while ((thread = nat_first_running(target))) {
-		if (nat_waitpid(thread->tid, &status, 0) < 0) {
-			thread->state = nat_thread_stopped;
-			if (thread->tid != thread->proc->pid)
-				nat_thread_exited(target, thread);
-			continue;
-		}
-		nat_handle_status(target, thread, status, 1);
-	}
+	/* Any thread's status, as it comes: a SIGSTOP can take long (a
+	   vfork parent waits for its child) and a zombie leader's never
+	   comes; the session's end (SIGTERM) does not wait for either.  */
+	while ((thread = nat_first_running(target)) && !nat_quitting(target))
+		if (nat_wait_round(target, 0, &status, 1) < 0)
+			nat_lost_running(target);
 }
 
 /* Non-stop: run again the threads nat_stop_all paused (the client
@@ -69,6 +79,7 @@ int nat_step_over_breakpoint(struct nat_target *target,
 	struct nat_process *proc = thread->proc;
 	uint64_t pc = nat_peek_pc(thread->tid);
 	const struct int3_site *site = int3_lookup(&proc->int3s, pc);
+	pid_t tid = thread->tid;
 	int status, err;
 
 	/* The emulator runs the instruction under any site itself.  */
@@ -83,10 +94,25 @@ int nat_step_over_breakpoint(struct nat_target *target,
 	thread->resumed = 1;
 	err = nat_thread_resume(thread, nat_resume_step, 0);
 	while (!err && thread->state == nat_thread_running) {
-		if (nat_waitpid(thread->tid, &status, 0) < 0) {
+		int r;
+
+		/* The step may not end soon (a blocking system call): the
+		   session's end does not wait for it.  */
+		if (nat_quitting(target)) {
+			err = -pse_interrupted;
+			break;
+		}
+		r = nat_wait_round(target, tid, &status, 1);
+		if (r < 0) {
 			err = -pse_nothread;
 			break;
 		}
+		/* Another thread's status may have ended it (an exec).  */
+		thread = nat_lookup_tid(target, tid);
+		if (!thread)
+			break;
+		if (r == 0)
+			continue;
 		/* A plain completed step is ours; anything else stays.  */
 		if (nat_status_signal_stop(status) &&
 		    WSTOPSIG(status) == SIGTRAP && !proc->emu) {
@@ -126,6 +152,7 @@ void nat_mark_all_stopped(struct nat_target *target)
 
 void nat_stop_process(struct nat_target *target, struct nat_process *proc)
 {
+	pid_t pid = proc->pid;
 	int status;
 
 	for (struct nat_thread *t = proc->threads; t; t = t->next)
@@ -133,22 +160,19 @@ void nat_stop_process(struct nat_target *target, struct nat_process *proc)
 			syscall(SYS_tgkill, proc->pid, t->tid, SIGSTOP);
 			t->stop_expected = 1;
 		}
+	/* PROC may go meanwhile (its end, an exec): looked up each round.  */
 	for (;;) {
+		struct nat_process *p = nat_find_process(target, pid);
 		struct nat_thread *thread = NULL;
 
-		for (struct nat_thread *t = proc->threads; t && !thread;
-		     t = t->next)
+		for (struct nat_thread *t = p ? p->threads : NULL;
+		     t && !thread; t = t->next)
 			if (t->state == nat_thread_running)
 				thread = t;
 		if (!thread)
 			return;
-		if (nat_waitpid(thread->tid, &status, 0) < 0) {
-			thread->state = nat_thread_stopped;
-			if (thread->tid != proc->pid)
-				nat_thread_exited(target, thread);
-			continue;
-		}
-		nat_handle_status(target, thread, status, 1);
+		if (nat_wait_round(target, 0, &status, 1) < 0)
+			nat_lost_running(target);
 	}
 }
 

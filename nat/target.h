@@ -10,6 +10,7 @@
 #ifndef NAT_TARGET_H
 #define NAT_TARGET_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -76,6 +77,9 @@ enum nat_resume_kind {
 	nat_resume_cont,
 	nat_resume_step,
 	nat_resume_stop,
+	/* Left as it is: a thread the client has yet to take the stop of
+	   (non-stop, ahead of a wildcard action).  */
+	nat_resume_none,
 };
 
 enum nat_thread_state {
@@ -117,6 +121,10 @@ struct nat_thread {
 	int deliver_sig;
 	/* Its debug registers lag behind the process's wanted state.  */
 	int dr_stale;
+	/* A leader that exited while other threads of its process live:
+	   the kernel reports its end only with the last one's, so nobody
+	   waits for it, the client does not see it, and it never runs.  */
+	int zombie;
 
 	/* Fetched on demand after a stop; written back before it runs.  */
 	struct amd64_regs *regs;
@@ -137,6 +145,12 @@ struct nat_process {
 	struct int3_table int3s;
 	struct nat_debugregs dr;
 	pid_t vfork_parent; /* for a vfork child: whose memory it shares */
+	/* A fork or vfork child whose parent's event the client has not
+	   been told yet: no thread of it is listed (the client would take
+	   it for a new inferior of its own) and no wildcard resumes it, as
+	   in gdbserver.  */
+	int fork_unreported;
+	pid_t fork_parent;  /* for a fork or vfork child: its parent */
 	/* The trace emulator, while any thread is traced through it (a
 	   vfork child borrows its parent's: they share the memory).  */
 	struct emu *emu;
@@ -196,6 +210,12 @@ struct nat_target {
 	int program_signals_set;
 
 	int sigchld_fd;       /* signalfd for SIGCHLD */
+	/* A SIGCHLD taken from it by a wait for one thread's stop, to be
+	   raised again (wait_round.c).  */
+	int sigchld_owed;
+	/* Set (by a signal handler) when the session must end: a wait
+	   that may last gives up (nat_target_set_quit); NULL for never.  */
+	const volatile sig_atomic_t *quit;
 	/* The TSC against the clock from the start: what turns the
 	   emulated trace's time into nanoseconds.  */
 	struct nat_tsc_clock tsc_clock;
@@ -375,7 +395,9 @@ int nat_thread_set_siginfo(struct nat_thread *thread, const void *buf,
    sets what the client asked for, without the structs' fields.  */
 
 /* Walking: processes in creation order (nat_first_process first), a
-   process's threads in creation order; NULL after the last.  */
+   process's threads in creation order; NULL after the last.  The
+   threads are those the client may know: none of a fork child whose
+   parent's event it has not heard yet, no zombie leader.  */
 struct nat_process *nat_process_next(struct nat_process *proc);
 struct nat_thread *nat_process_first_thread(struct nat_process *proc);
 struct nat_thread *nat_thread_next(struct nat_thread *thread);
@@ -428,6 +450,12 @@ void nat_target_set_pass_signals(struct nat_target *target,
 				 const uint8_t pass[NAT_SIGNALS]);
 void nat_target_set_program_signals(struct nat_target *target,
 				    const uint8_t pass[NAT_SIGNALS]);
+
+/* QUIT, set by a signal handler, ends every wait that may last (a
+   thread stepping a blocking system call, a stop that never comes): the
+   session ends on SIGTERM, whatever the threads do.  */
+void nat_target_set_quit(struct nat_target *target,
+			 const volatile sig_atomic_t *quit);
 
 /* How programs are started, for the server to fill in.  */
 struct nat_start_opts *nat_target_start_opts(struct nat_target *target);

@@ -11,14 +11,26 @@ struct nat_process *nat_process_next(struct nat_process *proc)
 	return proc->next;
 }
 
+/* A zombie leader (nat_thread.zombie) is no thread of the client's: it
+   has exited, as gdbserver tells by dropping it.  */
+static struct nat_thread *nat_live_from(struct nat_thread *thread)
+{
+	while (thread && thread->zombie)
+		thread = thread->next;
+	return thread;
+}
+
 struct nat_thread *nat_process_first_thread(struct nat_process *proc)
 {
-	return proc->threads;
+	/* A fork child the client has not heard of has no thread yet.  */
+	if (proc->fork_unreported)
+		return NULL;
+	return nat_live_from(proc->threads);
 }
 
 struct nat_thread *nat_thread_next(struct nat_thread *thread)
 {
-	return thread->next;
+	return nat_live_from(thread->next);
 }
 
 pid_t nat_process_pid(const struct nat_process *proc)
@@ -113,6 +125,12 @@ void nat_target_client_reset(struct nat_target *target)
 	nat_target_set_thread_events(target, 0);
 	memset(target->pass_signals, 0, sizeof(target->pass_signals));
 	target->program_signals_set = 0;
+}
+
+void nat_target_set_quit(struct nat_target *target,
+			 const volatile sig_atomic_t *quit)
+{
+	target->quit = quit;
 }
 
 void nat_target_set_pass_signals(struct nat_target *target,

@@ -96,7 +96,7 @@ static struct nat_thread *nat_pick_event(struct nat_target *target)
 			/* Non-stop: a process's end is news even for a thread
 			   the client holds stopped (another one exited).  */
 			if (!t->resumed &&
-			    !(target->non_stop &&
+			    !((target->non_stop || t->zombie) &&
 			      (WIFEXITED(t->pending_status) ||
 			       WIFSIGNALED(t->pending_status))))
 				continue;
@@ -310,8 +310,12 @@ int nat_poll_event(struct nat_target *target, struct nat_event *ev)
 			nat_set_pending(thread, W_STOPCODE(SIGSTOP),
 					nat_stop_none);
 		}
-		/* Only this thread stops for the client.  */
+		/* Only this thread stops for the client, who reads the
+		   thread list next: a leader that has exited meanwhile is
+		   no thread of its any more (all-stop finds it stopping
+		   everything).  */
 		thread->resumed = 0;
+		nat_mark_zombie_leaders(target);
 		nat_fill_event(target, thread, ev);
 		return 1;
 	}

@@ -235,6 +235,7 @@ static int nat_handle_fork(struct nat_target *target,
 	}
 	child->attached = proc->attached;
 	child->vfork_parent = vfork ? proc->pid : 0;
+	child->fork_parent = proc->pid;
 
 	/* The child's memory holds the parent's int3s; a fork child has its
 	   own copy, from which the emulator takes its traps back.  */
@@ -250,6 +251,7 @@ static int nat_handle_fork(struct nat_target *target,
 	if (report) {
 		nat_set_pending(thread, status, nat_stop_none);
 		thread->pending_child = child->pid;
+		child->fork_unreported = 1;
 		return nat_reportable;
 	}
 
@@ -274,6 +276,11 @@ static int nat_handle_exec(struct nat_target *target,
 	thread = proc->threads;
 	thread->state = nat_thread_stopped;
 	thread->stop_expected = 0;
+	/* The exec'ing thread ran, whatever the leader's state was (held
+	   stopped by scheduler-locking, or a zombie): the event is the
+	   client's.  */
+	thread->zombie = 0;
+	thread->resumed = 1;
 	nat_mem_reset(&proc->mem);
 	int3_table_clear(&proc->int3s);
 	nat_debugregs_init(&proc->dr);
@@ -449,13 +456,18 @@ void nat_fill_event(struct nat_target *target,
 
 	switch (status >> 16) {
 	case PTRACE_EVENT_FORK:
-		ev->kind = nat_ev_forked;
+	case PTRACE_EVENT_VFORK: {
+		struct nat_process *child =
+			nat_find_process(target, thread->pending_child);
+
+		ev->kind = status >> 16 == PTRACE_EVENT_FORK ? nat_ev_forked
+							      : nat_ev_vforked;
 		ev->child = thread->pending_child;
+		/* The client hears of it now.  */
+		if (child)
+			child->fork_unreported = 0;
 		return;
-	case PTRACE_EVENT_VFORK:
-		ev->kind = nat_ev_vforked;
-		ev->child = thread->pending_child;
-		return;
+	}
 	case PTRACE_EVENT_VFORK_DONE:
 		ev->kind = nat_ev_vfork_done;
 		return;

@@ -30,6 +30,29 @@ int nat_thread_resume(struct nat_thread *thread, enum nat_resume_kind kind,
 /* Take every status the kernel has ready, without blocking (wait.c).  */
 void nat_collect(struct nat_target *target);
 
+/* One round of a wait for a thread's stop (wait_round.c), never
+   blocking on one pid: 1 with *STATUS when the status taken is OWN's
+   (0: none is), else 0 after taking another thread's status (handled as
+   nat_handle_status with STOPPING: the caller looks again, its threads
+   may be gone), after marking a zombie leader (nat_thread.zombie, no
+   longer running), or after a tick with nothing; -pse_noproc when there
+   is no child left.  */
+enum { nat_wait_round_tick_ms = 10 };
+int nat_wait_round(struct nat_target *target, pid_t own, int *status,
+		   int stopping);
+
+/* Mark every leader the stub waits for that is a zombie while other
+   threads of its process live (see wait_round.c): how many.  */
+int nat_mark_zombie_leaders(struct nat_target *target);
+
+/* TID's state letter in /proc/TID/stat ('R', 't', 'Z', ...), -1 when
+   it is gone, 0 when it cannot be told.  */
+int nat_proc_state(pid_t tid);
+
+/* Whether the session is asked to end (nat_target.quit): a wait that
+   may last stops there.  */
+int nat_quitting(const struct nat_target *target);
+
 /* What nat_handle_status did with a status: the thread goes on (or
    waits for the stop of everything), it has an event pending for the
    client, or it is gone (a thread's exit nobody hears of).  */

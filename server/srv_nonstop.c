@@ -214,9 +214,10 @@ int srv_handle_status(struct srv *srv, const char *pkt, size_t len)
 	    srv->last.kind != nat_ev_signalled &&
 	    !nat_find_thread(srv->target, srv->last.pid, srv->last.tid)) {
 		struct nat_process *proc = nat_first_process(srv->target);
+		struct nat_thread *t = nat_process_first_thread(proc);
 
 		srv->last.pid = nat_process_pid(proc);
-		srv->last.tid = nat_thread_tid(nat_process_first_thread(proc));
+		srv->last.tid = t ? nat_thread_tid(t) : srv->last.pid;
 	}
 	return srv_stop_reply(srv, &srv->last) < 0 ? -pse_internal : srv_reply;
 }

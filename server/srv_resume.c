@@ -5,6 +5,7 @@
 #include "common/ps_hex.h"
 #include "nat/amd64_regs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define SRV_MAX_ACTIONS 64
@@ -45,6 +46,43 @@ static int srv_signal(const char **p, const char *end, int *host)
 		return -pse_invalid;
 	*p = q;
 	return 0;
+}
+
+/* Non-stop: a wildcard action (every thread, or a process's) leaves
+   alone the threads whose stop is queued for the client and not yet
+   taken with vStopped: the client still has them running, and resuming
+   them would lose the stop it is about to read (a `next` whose stop was
+   on the wire ran on to the program's end), as gdbserver does; and the
+   child a queued fork event names, which the client is about to detach
+   (or follow).  The leading nat_resume_none actions say so.  */
+static size_t srv_hold_queued(struct srv *srv, struct nat_resume *actions,
+			      size_t n)
+{
+	struct nat_resume held[SRV_MAX_ACTIONS];
+	size_t k = 0;
+	int wildcard = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (actions[i].tid == -1 && actions[i].kind != nat_resume_stop)
+			wildcard = 1;
+	if (!wildcard)
+		return n;
+	for (const struct srv_notif *q = srv->notifs.head; q; q = q->next) {
+		const char *fork = strstr(q->text, "fork:p");
+
+		if (q->tid > 0 && k + n < SRV_MAX_ACTIONS)
+			held[k++] = (struct nat_resume) {
+				q->pid, q->tid, nat_resume_none, 0 };
+		if (fork && k + n < SRV_MAX_ACTIONS)
+			held[k++] = (struct nat_resume) {
+				(pid_t) strtol(fork + 6, NULL, 16), -1,
+				nat_resume_none, 0 };
+	}
+	if (!k)
+		return n;
+	memmove(actions + k, actions, n * sizeof(*actions));
+	memcpy(actions, held, k * sizeof(*actions));
+	return n + k;
 }
 
 static int srv_vcont(struct srv *srv, const char *pkt, size_t len)
@@ -121,6 +159,8 @@ static int srv_vcont(struct srv *srv, const char *pkt, size_t len)
 	}
 	if (!n)
 		return -pse_invalid;
+	if (srv->non_stop)
+		n = srv_hold_queued(srv, actions, n);
 	return srv_resume(srv, actions, n);
 }
 

@@ -192,6 +192,9 @@ int srv_run(struct srv_run_options *run)
 	ptstub_warn_exposure(&listener, comm);
 	term_listen_fd = listener.fd;
 	catch_terminate();
+	/* A wait that may last (a step in a blocking system call) ends on
+	   it too.  */
+	nat_target_set_quit(&target, &term_signal);
 	if (run->attach_pid)
 		err = srv_attach_program(&srv, run->attach_pid);
 	else if (run->argv)

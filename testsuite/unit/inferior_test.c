@@ -1,10 +1,12 @@
 #include "testsuite/unit/nat_fixture.h"
 #include "testsuite/emu/emu_test_main.h"
+#include "nat/wait_status.h"
 
 #include <errno.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 TestSuite(inferior, .init = nat_fixture_setup, .fini = nat_fixture_teardown);
 
@@ -238,4 +240,61 @@ Test(inferior, interrupt_goes_to_the_last_process)
 		     "(started %d)", (int) ev.pid, (int) attached, (int) started);
 	cr_assert_eq(nat_kill(&target, attached), 0);
 	waitpid(attached, &status, 0);
+}
+
+/* Collect statuses until the fork child of "fork" is known, its parent's
+   event still pending (the client has not heard of it).  */
+static struct nat_process *inferior_unreported_child(pid_t pid)
+{
+	for (int i = 0; i < 5000; i++) {
+		nat_collect(&target);
+		for (struct nat_process *p = nat_first_process(&target); p;
+		     p = nat_process_next(p))
+			if (nat_process_pid(p) != pid)
+				return p;
+		usleep(1000);
+	}
+	cr_assert_fail("no fork child collected");
+	return NULL;
+}
+
+/* A fork child the client never heard of goes with its parent: let go
+   at a detach (it runs on: here it exits), killed at a kill.  */
+Test(inferior, unreported_fork_child_goes_with_its_parent)
+{
+	for (int kill_it = 0; kill_it < 2; kill_it++) {
+		struct nat_process *child;
+		pid_t pid, cpid;
+
+		target.report_fork = 1;
+		target.pass_signals[SIGCHLD] = 1;
+		pid = nat_fixture_start("fork", NULL);
+		nat_fixture_resume_all(nat_resume_cont);
+		child = inferior_unreported_child(pid);
+		cpid = nat_process_pid(child);
+		nat_stop(&target);
+		if (kill_it)
+			cr_assert_eq(nat_kill(&target, pid), 0);
+		else
+			cr_assert_eq(nat_detach(&target, pid), 0);
+		cr_assert_null(nat_find_process(&target, cpid));
+		cr_assert_null(nat_first_process(&target));
+		/* Not traced by us any more: not our child to wait for.  */
+		cr_assert_eq(waitpid(cpid, NULL, __WALL | WNOHANG), -1);
+	}
+}
+
+/* A kill takes the end of a thread not known yet (its clone event never
+   taken) as it comes: the leader's end waits for it, so a blocking wait
+   on the leader alone never ended.  */
+Test(inferior, kill_reaps_a_thread_not_known_yet, .timeout = 20)
+{
+	pid_t pid = nat_fixture_start("threads", NULL);
+
+	nat_fixture_resume_all(nat_resume_cont);
+	/* Its first clone stops for us; nothing is collected.  */
+	usleep(100 * 1000);
+	cr_assert_eq(nat_kill(&target, pid), 0);
+	cr_assert_null(nat_find_process(&target, pid));
+	cr_assert_eq(waitpid(pid, NULL, __WALL | WNOHANG), -1);
 }

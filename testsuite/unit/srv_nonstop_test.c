@@ -146,6 +146,73 @@ Test(srv_nonstop, vcont_t_stops_a_running_thread_with_signal_0)
 	cr_assert(!srv_fx_pending());
 }
 
+/* A wildcard vCont;c leaves alone a thread whose stop is on the wire
+   and not yet taken with vStopped: the client still has it running (it
+   had GDB's `next` run on to the program's end), as in gdbserver.  Named,
+   or once taken, it runs.  */
+Test(srv_nonstop, wildcard_resume_leaves_a_queued_stop_alone)
+{
+	char stop[64], cont[64];
+	const char *r;
+	pid_t pid = srv_fx_start("loop", NULL);
+
+	ns_on();
+	ns_resume("vCont;c");
+	snprintf(stop, sizeof(stop), "vCont;t:p%x.%x", (unsigned) pid,
+		 (unsigned) pid);
+	ns_resume(stop);
+	r = ns_next_notification();
+	cr_assert(!strncmp(r, "T00", 3), "%s", r);
+	ns_resume("vCont;c");
+	cr_assert_eq(nat_find_thread(&fx.target, pid, pid)->state,
+		     nat_thread_stopped, "the wildcard resumed a queued stop");
+	snprintf(cont, sizeof(cont), "vCont;c:p%x.-1", (unsigned) pid);
+	ns_resume(cont);
+	cr_assert_eq(nat_find_thread(&fx.target, pid, pid)->state,
+		     nat_thread_stopped, "the process's wildcard resumed it");
+	cr_assert_str_eq(srv_fx_req("vStopped"), "OK");
+	ns_resume("vCont;c");
+	cr_assert_eq(nat_find_thread(&fx.target, pid, pid)->state,
+		     nat_thread_running);
+	ns_resume(stop);
+	r = ns_next_notification();
+	cr_assert(!strncmp(r, "T00", 3), "%s", r);
+	snprintf(cont, sizeof(cont), "vCont;c:p%x.%x", (unsigned) pid,
+		 (unsigned) pid);
+	ns_resume(cont);
+	cr_assert_eq(nat_find_thread(&fx.target, pid, pid)->state,
+		     nat_thread_running, "named, it runs");
+}
+
+/* A wildcard vCont while a fork event is queued does not run the child
+   it names: the client is about to detach it, and GDB's detach of a
+   child that had run to its end said "Can't detach process.".  */
+Test(srv_nonstop, wildcard_resume_leaves_a_queued_fork_child_alone)
+{
+	char detach[64];
+	const char *r, *f;
+	struct nat_process *child;
+	pid_t cpid;
+
+	fx.target.pass_signals[SIGCHLD] = 1;
+	srv_fx_start("fork", NULL);
+	srv_fx_supported("multiprocess+;swbreak+;fork-events+");
+	cr_assert_str_eq(srv_fx_req("QNonStop:1"), "OK");
+	ns_resume("vCont;c");
+	r = ns_next_notification();
+	f = strstr(r, "fork:p");
+	cr_assert_not_null(f, "%s", r);
+	cpid = (pid_t) strtol(f + 6, NULL, 16);
+	child = nat_find_process(&fx.target, cpid);
+	cr_assert_not_null(child);
+	ns_resume("vCont;c");
+	cr_assert_eq(child->threads->state, nat_thread_stopped,
+		     "the wildcard ran the fork child");
+	cr_assert_str_eq(srv_fx_req("vStopped"), "OK");
+	snprintf(detach, sizeof(detach), "D;%x", (unsigned) cpid);
+	cr_assert_str_eq(srv_fx_req(detach), "OK");
+}
+
 Test(srv_nonstop, vctrlc_interrupts_and_the_stop_is_notified)
 {
 	const char *r;

@@ -10,6 +10,7 @@
 #include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <sys/user.h>
+#include <unistd.h>
 
 TestSuite(wait_status, .init = nat_fixture_setup,
 	  .fini = nat_fixture_teardown);
@@ -135,6 +136,46 @@ Test(wait_status, fork_is_reported_with_the_child)
 	cr_assert_eq(ev.pid, pid);
 	cr_assert_gt(ev.child, 0);
 	cr_assert_not_null(nat_find_process(&target, ev.child));
+	cr_assert_eq(nat_detach(&target, ev.child), 0);
+	nat_fixture_resume_all(nat_resume_cont);
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_exited);
+	cr_assert_eq(ev.status, 10);
+}
+
+/* Until the client hears of the fork, the child has no thread to list
+   (GDB took one for a new inferior of its own, with no registers it
+   could read) and a wildcard resume leaves it alone; the event makes it
+   the client's.  */
+Test(wait_status, fork_child_is_hidden_until_its_event_is_reported)
+{
+	struct nat_process *child = NULL;
+	struct nat_event ev;
+	pid_t pid;
+
+	target.report_fork = 1;
+	target.pass_signals[SIGCHLD] = 1;
+	pid = nat_fixture_start("fork", NULL);
+	nat_fixture_resume_all(nat_resume_cont);
+	for (int i = 0; i < 5000 && !child; i++) {
+		nat_collect(&target);
+		for (struct nat_process *p = nat_first_process(&target); p;
+		     p = nat_process_next(p))
+			if (nat_process_pid(p) != pid)
+				child = p;
+		if (!child)
+			usleep(1000);
+	}
+	cr_assert_not_null(child, "no fork child collected");
+	cr_assert_null(nat_process_first_thread(child));
+	nat_fixture_resume_all(nat_resume_cont);
+	cr_assert_not(child->threads->resumed);
+	cr_assert_eq(child->threads->state, nat_thread_stopped);
+
+	nat_fixture_wait(&ev);
+	cr_assert_eq(ev.kind, nat_ev_forked);
+	cr_assert_eq(ev.child, nat_process_pid(child));
+	cr_assert_not_null(nat_process_first_thread(child));
 	cr_assert_eq(nat_detach(&target, ev.child), 0);
 	nat_fixture_resume_all(nat_resume_cont);
 	nat_fixture_wait(&ev);

@@ -22,6 +22,14 @@ static void *thread_body(void *arg)
 	return NULL;
 }
 
+/* "leader_exit": the second thread outlives the leader.  */
+static void *outlive_leader(void *arg)
+{
+	pthread_join(*(pthread_t *) arg, NULL);
+	marker();
+	exit(7);
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : "exit";
@@ -46,6 +54,13 @@ int main(int argc, char **argv)
 		for (int i = 0; i < 3; i++)
 			pthread_join(t[i], NULL);
 		return counter;
+	}
+	if (!strcmp(mode, "leader_exit")) {
+		static pthread_t leader, t;
+
+		leader = pthread_self();
+		pthread_create(&t, NULL, outlive_leader, &leader);
+		pthread_exit(NULL);
 	}
 	if (!strcmp(mode, "fork")) {
 		int status;
