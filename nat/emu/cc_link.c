@@ -7,6 +7,8 @@
    thread meets none of them as a trap later.  */
 #define _GNU_SOURCE
 #include "nat/emu/cc_int.h"
+#include "nat/emu/emu_engine.h"
+#include "nat/mem.h"
 
 #include <stdlib.h>
 
@@ -81,9 +83,9 @@ int cc_table_put(const struct cc_thread *ct, uint64_t orig, uint64_t cache,
 /* Where BLK may go next without a trap of its own, into TO (SITE:
    a return site, for the table): its linkable exits' targets and the
    return sites of its calls.  */
-static size_t cc_ahead_targets(const struct cc_block *blk,
-			       uint64_t to[cc_block_max_edges + 3],
-			       bool site[cc_block_max_edges + 3])
+static size_t cc_ahead_targets(const struct cc *cc, const struct cc_block *blk,
+			       uint64_t to[cc_block_max_edges + 4],
+			       bool site[cc_block_max_edges + 4])
 {
 	size_t n = 0;
 
@@ -100,6 +102,14 @@ static size_t cc_ahead_targets(const struct cc_block *blk,
 	if (blk->end == cc_end_ind && blk->ind_call) {
 		site[n] = true;
 		to[n++] = blk->jcc_target;
+	}
+	if (blk->end == cc_end_ind && blk->ind_slot &&
+	    nat_mem_read(cc->emu->mem, blk->ind_slot, &to[n], 8) == 8 &&
+	    to[n]) {
+		/* The slot's target now (a bound GOT entry): a guess, looked
+		   up like any.  */
+		site[n] = true;
+		n++;
 	}
 	return n;
 }
@@ -123,9 +133,9 @@ struct cc_block *cc_block_ahead(struct cc *cc, struct cc_thread *ct,
 	fresh[nfresh++] = blk;
 	/* Breadth first: what the thread meets soonest comes first.  */
 	for (size_t q = 0; q < nfresh; q++) {
-		uint64_t to[cc_block_max_edges + 3];
-		bool site[cc_block_max_edges + 3];
-		size_t n = cc_ahead_targets(fresh[q], to, site);
+		uint64_t to[cc_block_max_edges + 4];
+		bool site[cc_block_max_edges + 4];
+		size_t n = cc_ahead_targets(cc, fresh[q], to, site);
 
 		for (size_t i = 0; i < n; i++) {
 			struct cc_block *nb = cc_blocks_find(&cc->bs, to[i]);

@@ -316,6 +316,15 @@ static bool cc_end_with_lookup(struct cc_build *b, struct cc_block *blk,
 			return false;
 		}
 		cc_ret_insn(b, C, (const uint8_t[]) { 0x48, 0x89, 0xc8 }, 3);
+		/* jmp/call [rip+disp] (a PLT's, a GOT's call): where the
+		   target is kept, for translation ahead.  */
+		if (zi->raw.modrm.mod == 0 && zi->raw.modrm.rm == 5 &&
+		    insn->op.seg != emu_seg_fs) {
+			int32_t disp;
+
+			memcpy(&disp, bytes + zi->raw.disp.offset, 4);
+			blk->ind_slot = insn->ip + zi->length + (int64_t) disp;
+		}
 	}
 	/* Way 0, indexed by the target's bits 0-15: movzx ecx, ax;
 	   mov rcx, gs:[rcx*8+T]; lea rcx, [rcx+rax]; jrcxz hit0.  */

@@ -116,6 +116,8 @@ struct cc_block {
 	struct cc_pos *pos;  /* sorted by offset, malloc'd */
 	uint16_t npos;
 	bool slab;           /* from cc_blocks_new (not freed alone) */
+	uint64_t ind_slot;   /* cc_end_ind through [rip+disp]: that slot's
+				address (0: another operand) */
 	/* Its instructions' addresses lie in [SPAN_LO, SPAN_HI]: a map
 	   change far from them needs no look at each (cc.c).  */
 	uint64_t span_lo, span_hi;
