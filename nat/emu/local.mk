@@ -15,7 +15,7 @@ nat_libpsnat_a_SOURCES += \
 	nat/emu/emu_signal.c nat/emu/emu_signal.h \
 	nat/emu/emu_alu.c nat/emu/emu_alu.h \
 	nat/emu/emu_thread.c nat/emu/emu_thread.h \
-	nat/emu/cc.c nat/emu/cc.h nat/emu/cc_int.h \
+	nat/emu/cc.c nat/emu/cc.h nat/emu/cc_int.h nat/emu/emu_cache_status.h \
 	nat/emu/cc_enter.c nat/emu/cc_drain.c nat/emu/cc_stop.c \
 	nat/emu/cc_link.c \
 	nat/emu/cc_blocks.c nat/emu/cc_blocks.h \
