@@ -514,6 +514,11 @@ int rec_run(struct recorder *rec, int *status)
 			rec_take(rec, proc, rec->opts.full ? btt_full
 				 : btt_exit, 0, 0, 0);
 	}
+	/* --attach ends here, its program running on: the lines its
+	   exit would have given.  */
+	for (struct nat_process *p = rec->target->procs;
+	     rec->opts.stats && p; p = p->next)
+		rec_stats(rec, p);
 	while (rec->target->procs)
 		nat_detach(rec->target, rec->target->procs->pid);
 	return 0;

@@ -60,7 +60,7 @@ tracer() {
 # served.
 record() {
 	rm -f "$tmp/rec.err"
-	"$stub" record -o "$1" --attach "$spid" 2>"$tmp/rec.err" &
+	"$stub" record --stats -o "$1" --attach "$spid" 2>"$tmp/rec.err" &
 	rpid=$!
 	for i in $(seq 1 200); do
 		[ "$(tracer)" = "$rpid" ] && break
@@ -88,6 +88,10 @@ detach() {
 	status=$?
 	rpid=
 	[ "$status" = 0 ] || fail "ptstub exits $status: $(cat "$tmp/rec.err")"
+	# --stats: the main thread's line when the recording ends.
+	grep -q "^ptstub record: Thread $spid\.$spid: engine code cache, [1-9][0-9]* instructions recorded" \
+		"$tmp/rec.err" ||
+		fail "no --stats line at the detach: $(cat "$tmp/rec.err")"
 	[ "$(tracer)" = 0 ] || fail "the service is still traced after the detach"
 	requests 40 4 after
 	kill -0 "$spid" || fail "the service is gone"
