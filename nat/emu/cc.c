@@ -366,14 +366,19 @@ uint64_t cc_sites_sig(const struct cc *cc)
 	return h - t->count;
 }
 
+bool cc_others_site(const struct cc *cc, uint64_t ip)
+{
+	const struct int3_site *site = int3_lookup(cc->emu->sites, ip);
+
+	return site && (site->owners & ~(unsigned) int3_owner_emu);
+}
+
 bool cc_may_copy(void *ctx, uint64_t ip)
 {
 	struct cc *cc = ctx;
-	const struct int3_site *site = int3_lookup(cc->emu->sites, ip);
 
-	if (site && (site->owners & ~(unsigned) int3_owner_emu))
-		return false;
-	return emu_maps_cacheable(&cc->emu->maps, ip);
+	return !cc_others_site(cc, ip) &&
+		emu_maps_cacheable(&cc->emu->maps, ip);
 }
 
 /* The page of code at PAGE, read whole once per batch (NULL if it
@@ -480,9 +485,6 @@ static struct cc_chunk *cc_chunk_new(struct cc *cc, pid_t tid, uint64_t ip)
 	return c;
 }
 
-/* The per-thread data mapping (control page, log, guard page): a
-   spare one (its table cleared), else a new one, shared with ptstub
-   where it can be.  */
 /* A new thread's table starts as another thread's (its entries name
    the code shared by all), page by page where that one has entries: a
    service that makes a thread per request would otherwise pay a trap
@@ -507,6 +509,9 @@ static void cc_table_inherit(struct cc *cc, struct cc_thread *ct)
 	}
 }
 
+/* The per-thread data mapping (control page, log, guard page): a
+   spare one (its table cleared), else a new one, shared with ptstub
+   where it can be.  */
 int cc_thread_data(struct cc *cc, struct cc_thread *ct)
 {
 	struct nat_mem *mem = cc->emu->mem;
@@ -563,9 +568,7 @@ static bool cc_reach(uint64_t a, uint64_t b)
    taken.  */
 struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start)
 {
-	struct cc_xlate_env env = {
-		cc->emu->decoder, cc_read, cc, cc_may_copy,
-	};
+	struct cc_xlate_env env = { cc_read, cc, cc_may_copy };
 	struct cc_block *blk = cc_blocks_find(&cc->bs, start);
 	struct cc_chunk *chunk = NULL;
 	uint8_t *code;

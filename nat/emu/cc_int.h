@@ -175,6 +175,8 @@ static inline void cc_rec_upto(struct emu_thread *th,
    START, translated now if need be (NULL if it cannot be taken).  */
 uint64_t cc_sites_sig(const struct cc *cc);
 bool cc_may_copy(void *ctx, uint64_t ip);
+/* cc.c: whether someone else's int3 (GDB's breakpoint) is at IP.  */
+bool cc_others_site(const struct cc *cc, uint64_t ip);
 struct cc_block *cc_block_get(struct cc *cc, pid_t tid, uint64_t start);
 /* cc.c: LEN bytes of code written at ADDR of the cache (through
    ptstub's view of its chunk where it has one: a 4-byte write there is

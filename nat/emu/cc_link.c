@@ -81,8 +81,8 @@ int cc_table_put(const struct cc_thread *ct, uint64_t orig, uint64_t cache,
 }
 
 /* Where BLK may go next without a trap of its own, into TO (SITE:
-   a return site, for the table): its linkable exits' targets and the
-   return sites of its calls.  */
+   a target for the table): its linkable exits' targets, the return
+   sites of its calls, and what its [rip+disp] slot holds now.  */
 static size_t cc_ahead_targets(const struct cc *cc, const struct cc_block *blk,
 			       uint64_t to[cc_block_max_edges + 4],
 			       bool site[cc_block_max_edges + 4])
@@ -118,7 +118,8 @@ struct cc_block *cc_block_ahead(struct cc *cc, struct cc_thread *ct,
 				uint64_t start)
 {
 	struct cc_block *fresh[cc_ahead_blocks], *blk;
-	uint64_t sites[cc_ahead_blocks * 2];
+	struct { uint64_t orig; const struct cc_block *blk; }
+		sites[cc_ahead_blocks * 2];
 	size_t nfresh = 0, nsites = 0;
 
 	blk = cc_blocks_find(&cc->bs, start);
@@ -145,8 +146,10 @@ struct cc_block *cc_block_ahead(struct cc *cc, struct cc_thread *ct,
 			    (nb = cc_block_get(cc, ct->tid, to[i])))
 				fresh[nfresh++] = nb;
 			if (site[i] && nb && nb->size &&
-			    nsites < sizeof(sites) / sizeof(sites[0]))
-				sites[nsites++] = to[i];
+			    nsites < sizeof(sites) / sizeof(sites[0])) {
+				sites[nsites].orig = to[i];
+				sites[nsites++].blk = nb;
+			}
 		}
 	}
 	cc_batch(cc, false);
@@ -164,7 +167,6 @@ struct cc_block *cc_block_ahead(struct cc *cc, struct cc_thread *ct,
 		}
 	}
 	for (size_t i = 0; i < nsites && ct->data; i++)
-		cc_table_put(ct, sites[i],
-			     cc_blocks_find(&cc->bs, sites[i])->cache, false);
+		cc_table_put(ct, sites[i].orig, sites[i].blk->cache, false);
 	return blk;
 }

@@ -9,7 +9,6 @@
 #include "nat/emu/cc_int.h"
 #include "nat/emu/emu_engine.h"
 #include "nat/emu/emu_thread.h"
-#include "nat/int3_table.h"
 #include "nat/mem.h"
 
 #include <signal.h>
@@ -92,6 +91,17 @@ static bool cc_log_full(struct cc *cc, const struct cc_thread *ct,
 		return false;
 	return fault >= guard && fault < guard + 8 && **reg + 8 > guard &&
 		**reg <= guard;
+}
+
+/* A stop cc_settle could not place in original terms: a gap, the
+   thread out of the cache for good, at the block its log began in.  */
+static int cc_unplaced(struct cc_thread *ct, struct emu_thread *th,
+		       struct user_regs_struct *regs)
+{
+	emu_rec_gap(th, 0);
+	ct->fallback = "a stop it could not place";
+	cc_leave(th, regs, ct->cur_ip);
+	return emu_setregs(th->tid, regs);
 }
 
 int cc_on_stop(struct cc *cc, struct emu_thread *th,
@@ -198,17 +208,10 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	    cc_patched(cc, regs->rip - 1)) {
 		/* The copy of an instruction GDB put a breakpoint on since
 		   the block was made (cc_on_site).  */
-		const struct int3_site *site;
-
-		if (!cc_settle(cc, ct, th, regs, regs->rip - 1, &orig)) {
-			emu_rec_gap(th, 0);
-			ct->fallback = "a stop it could not place";
-			cc_leave(th, regs, ct->cur_ip);
-			return emu_setregs(th->tid, regs);
-		}
+		if (!cc_settle(cc, ct, th, regs, regs->rip - 1, &orig))
+			return cc_unplaced(ct, th, regs);
 		cc_leave(th, regs, orig);
-		site = int3_lookup(cc->emu->sites, orig);
-		if (!site || !(site->owners & ~(unsigned) int3_owner_emu)) {
+		if (!cc_others_site(cc, orig)) {
 			/* Removed again since: on from there.  */
 			*verdict = emu_consumed;
 			return emu_resume_from(cc->emu, th, regs, &before,
@@ -222,12 +225,8 @@ int cc_on_stop(struct cc *cc, struct emu_thread *th,
 	}
 	/* Someone else's stop: out of the cache, then as the ptrace engine
 	   would see it.  */
-	if (!cc_settle(cc, ct, th, regs, regs->rip, &orig)) {
-		emu_rec_gap(th, 0);
-		ct->fallback = "a stop it could not place";
-		cc_leave(th, regs, ct->cur_ip);
-		return emu_setregs(th->tid, regs);
-	}
+	if (!cc_settle(cc, ct, th, regs, regs->rip, &orig))
+		return cc_unplaced(ct, th, regs);
 	if (sig != SIGTRAP && sig != SIGSTOP)
 		cc_fix_siginfo(cc, th->tid, before.rip, orig);
 	ct->st.signals++;

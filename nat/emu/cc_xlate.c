@@ -473,8 +473,9 @@ static int cc_finish(struct cc_build *b, struct cc_block *blk)
 	uint8_t *mem;
 
 	blk->size = (uint32_t) b->off;
-	/* One allocation for the three (the 8-byte members first), where
-	   three mallocs a block showed in profiles.  */
+	/* One allocation for the three (the instructions 8-byte aligned
+	   after the positions), where three mallocs a block showed in
+	   profiles.  */
 	insns_at = b->npos * sizeof(*blk->pos);
 	insns_at = (insns_at + 7) & ~(size_t) 7;
 	edges_at = insns_at + b->ninsns * sizeof(*blk->insns);

@@ -125,7 +125,6 @@ struct cc_block {
 
 /* What the translator needs from its caller.  */
 struct cc_xlate_env {
-	const struct emu_decoder *decoder;
 	emu_code_fn read;        /* original bytes */
 	void *ctx;
 	/* Whether the instruction at IP may be copied (its page is

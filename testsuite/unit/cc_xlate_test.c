@@ -33,28 +33,16 @@ static bool code_may_copy(void *ctx, uint64_t ip)
 	return ip != c->forbidden;
 }
 
-static struct emu_decoder *decoder;
 static uint8_t out[cc_block_max_bytes];
 static const uint64_t base = 0x401000, cache = 0x400000;
 
-static void setup(void)
-{
-	cr_assert_eq(emu_decoder_alloc(&decoder), 0);
-}
-
-static void teardown(void)
-{
-	emu_decoder_free(decoder);
-}
-
 static int xlate(struct cc_block *blk, struct code *c)
 {
-	struct cc_xlate_env env = { decoder, code_read, c, code_may_copy };
+	struct cc_xlate_env env = { code_read, c, code_may_copy };
 
 	return cc_xlate(blk, &env, c->base, cache, out, sizeof(out));
 }
 
-TestSuite(cc_xlate, .init = setup, .fini = teardown);
 
 /* mov rax,[rip+0x10]; test rax,rax; jz +5: two instructions copied (the
    load still reads the original's address), the Jcc's ways go to the
@@ -170,7 +158,7 @@ Test(cc_xlate, no_room)
 {
 	static const uint8_t bytes[] = { 0x90, 0x90, 0x74, 0x00 };
 	struct code c = { base, bytes, sizeof(bytes), 0 };
-	struct cc_xlate_env env = { decoder, code_read, &c, code_may_copy };
+	struct cc_xlate_env env = { code_read, &c, code_may_copy };
 	struct cc_block blk;
 
 	cr_expect_eq(cc_xlate(&blk, &env, base, cache, out, 8), -pse_range);
